@@ -1,0 +1,93 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+/** Globals that bring I/O or a wall clock into code that must stay pure. */
+const impureGlobals = [
+  {name: "process", message: "src/analysis is pure: pass values in from the edge."},
+  {name: "Date", message: "src/analysis is pure: no wall clock; take times from the evidence."},
+  {name: "performance", message: "src/analysis is pure: no clock."},
+  {name: "console", message: "src/analysis is pure: return issues instead of logging."},
+  {name: "fetch", message: "src/analysis is pure: no network."},
+  {name: "setTimeout", message: "src/analysis is pure: no timers."},
+  {name: "setInterval", message: "src/analysis is pure: no timers."},
+  {name: "require", message: "src/analysis is pure: ESM imports only."}
+];
+
+export default tseslint.config(
+  {ignores: ["dist/", ".astro/", "node_modules/", "test/output/", "test/fixtures/", "evidence/", "public/"]},
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts", "**/*.js", "**/*.mjs"],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        setImmediate: "readonly",
+        TextDecoder: "readonly",
+        TextEncoder: "readonly",
+        AbortController: "readonly",
+        structuredClone: "readonly",
+        queueMicrotask: "readonly",
+        performance: "readonly",
+        fetch: "readonly",
+        document: "readonly",
+        window: "readonly",
+        localStorage: "readonly",
+        HTMLElement: "readonly",
+        HTMLInputElement: "readonly",
+        HTMLSelectElement: "readonly"
+      }
+    },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": ["error", {fixStyle: "inline-type-imports"}],
+      "@typescript-eslint/no-unused-vars": ["error", {argsIgnorePattern: "^_", varsIgnorePattern: "^_"}],
+      "no-console": "off",
+      eqeqeq: ["error", "always", {null: "ignore"}]
+    }
+  },
+  {
+    files: ["src/analysis/**/*.ts"],
+    rules: {
+      "no-console": "error",
+      "no-restricted-globals": ["error", ...impureGlobals],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(node:|fs$|path$|os$|child_process$|http$|https$|net$|crypto$|worker_threads$|url$)",
+              message: "src/analysis is pure: no Node built-ins (I/O belongs at the edges)."
+            },
+            {regex: "(^|/)collector/", message: "src/analysis never imports the collector."},
+            {regex: "(^|/)(pages|components|charts|loaders|i18n)/", message: "imports flow one way: analysis ← site."}
+          ]
+        }
+      ]
+    }
+  },
+  {
+    files: ["collector/**/*.ts"],
+    ignores: ["collector/cli.ts", "collector/commands/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "src/(?!analysis/schema/)",
+              message: "the collector captures raw evidence: import only src/analysis/schema/** (analysis belongs to the CLI commands)."
+            }
+          ]
+        }
+      ]
+    }
+  }
+);

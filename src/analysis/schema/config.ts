@@ -1,0 +1,133 @@
+import {z} from "zod";
+
+/**
+ * The run configuration, as written by a user (YAML) and as resolved into a bundle
+ * (`config.resolved.yaml`, every default filled in). Unknown keys are rejected everywhere.
+ * Secrets never appear here: only the *name* of the environment variable that holds the API key.
+ */
+
+export const LoadMode = z
+  .enum(["concurrency", "rate", "poisson", "gamma"])
+  .describe("concurrency = closed loop with N in flight; rate = constant arrivals; poisson/gamma = seeded random arrivals");
+export type LoadMode = z.infer<typeof LoadMode>;
+
+export const OPEN_LOOP_MODES: readonly LoadMode[] = ["rate", "poisson", "gamma"];
+export const isOpenLoop = (mode: LoadMode): boolean => OPEN_LOOP_MODES.includes(mode);
+
+export const TargetSpec = z
+  .strictObject({
+    base_url: z.string().describe("OpenAI-compatible base URL including /v1, e.g. http://127.0.0.1:8000/v1"),
+    model: z.string().min(1).describe("model name sent in each request"),
+    endpoint: z.enum(["chat", "completions"]).default("chat").describe("/chat/completions or /completions"),
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional()
+      .describe("name of the environment variable holding the API key (the key itself is never stored)"),
+    headers: z.record(z.string(), z.string()).default({}).describe("extra request headers (values redacted in evidence)"),
+    metrics_url: z.string().optional().describe("Prometheus endpoint; default: <base_url without /v1>/metrics"),
+    engine: z.string().optional().describe("engine label shown in reports, e.g. vllm, sglang, llama.cpp"),
+    engine_version: z.string().optional(),
+    launch_args: z.array(z.string()).optional().describe("server launch arguments, recorded for reproduction"),
+    image_digest: z.string().optional().describe("container image digest (sha256:…) of the server"),
+    gpus: z.number().int().positive().optional().describe("GPUs serving this model (for per-GPU throughput)"),
+    timeouts: z
+      .strictObject({
+        connect_ms: z.number().positive().default(10_000),
+        headers_ms: z.number().positive().default(600_000).describe("time allowed until response headers"),
+        idle_ms: z.number().positive().default(120_000).describe("longest silence allowed inside a stream"),
+        total_ms: z.number().positive().optional().describe("overall deadline per request")
+      })
+      .prefault({})
+  })
+  .describe("the server under test");
+
+export const WorkloadSpec = z.strictObject({
+  prompt_tokens: z.number().int().positive().default(512).describe("intended prompt length in tokens"),
+  max_tokens: z.number().int().positive().default(128).describe("max_tokens sent with each request"),
+  ignore_eos: z.boolean().default(true).describe("ask the server to ignore EOS so every request yields max_tokens"),
+  salt: z.boolean().default(true).describe("prefix each prompt with a per-request salt so prefix caches cannot help"),
+  temperature: z.number().min(0).default(0),
+  continuous_usage: z
+    .enum(["auto", "on", "off"])
+    .default("auto")
+    .describe("request stream_options.continuous_usage_stats so per-event token deltas are known"),
+  save_text: z.boolean().default(false).describe("keep prompt and response text in the bundle (digests are always kept)"),
+  prompt_text: z.string().optional().describe("fixed prompt body instead of generated filler (salt still applies)")
+});
+
+const LoadBase = z.strictObject({
+  mode: LoadMode,
+  values: z.array(z.number().positive()).min(1).describe("concurrency levels or arrival rates (req/s)"),
+  requests: z.number().int().positive().optional().describe("measured requests per load point"),
+  duration_s: z.number().positive().optional().describe("measured duration per load point (replaces requests)"),
+  warmup: z.number().int().nonnegative().default(8).describe("warmup requests per load point, excluded from metrics"),
+  cooldown_s: z.number().nonnegative().default(0).describe("pause between load points"),
+  repeats: z.number().int().positive().default(1),
+  seed: z.number().int().nonnegative().default(42),
+  burstiness: z.number().positive().default(1).describe("gamma shape; 1 equals Poisson"),
+  max_concurrency: z.number().int().positive().optional().describe("cap on in-flight requests in open-loop modes"),
+  grace_s: z.number().nonnegative().default(30).describe("on interrupt, how long in-flight requests may finish")
+});
+
+export const LoadSpec = LoadBase.refine((l) => !(l.requests !== undefined && l.duration_s !== undefined), {
+  message: "give either requests or duration_s, not both"
+}).transform((l) => (l.requests === undefined && l.duration_s === undefined ? {...l, requests: 100} : l));
+export type LoadSpec = z.infer<typeof LoadSpec>;
+
+export const SloSpec = z
+  .strictObject({
+    ttft_ms: z.number().positive().default(2000),
+    itl_ms: z.number().positive().default(60),
+    e2e_ms: z.number().positive().default(30_000),
+    short_output: z
+      .enum(["fail", "not_applicable"])
+      .default("fail")
+      .describe("how a request with fewer than 2 output tokens (no ITL) is judged by the ITL clause")
+  })
+  .describe("per-request service-level objectives used by goodput");
+
+export const TelemetrySpec = z.strictObject({
+  server_metrics: z.enum(["auto", "on", "off"]).default("auto"),
+  gpu: z.enum(["auto", "on", "off"]).default("auto"),
+  interval_ms: z.number().int().min(100).default(500)
+});
+
+export const GateSpec = z.strictObject({
+  max_error_rate: z.number().min(0).max(1).default(0.01),
+  min_samples: z.number().int().positive().default(20).describe("measured successes needed per load point (P95 floor)"),
+  output_tolerance: z.number().min(0).max(1).default(0.1),
+  input_tolerance: z.number().min(0).max(1).default(0.25),
+  min_achieved_load: z.number().min(0).max(1).default(0.95),
+  max_loop_delay_p99_ms: z.number().positive().default(5),
+  max_dispatch_lag_p99_ms: z.number().positive().default(5),
+  max_telemetry_missing: z.number().min(0).max(1).default(0.1)
+});
+
+export const OutputSpec = z.strictObject({
+  dir: z.string().default("evidence"),
+  fsync_interval_ms: z.number().int().positive().default(1000)
+});
+
+export const RunConfigSpec = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/).default("run").describe("short scenario name used in the bundle id"),
+  description: z.string().optional(),
+  labels: z.record(z.string(), z.string()).default({}).describe("free labels, e.g. {parallel: '2', mtp: 'on'}"),
+  target: TargetSpec,
+  workload: WorkloadSpec.prefault({}),
+  load: z.union([LoadSpec, z.array(LoadSpec).min(1)]).describe("one load block or a list of them"),
+  slo: SloSpec.prefault({}),
+  telemetry: TelemetrySpec.prefault({}),
+  gates: GateSpec.prefault({}),
+  output: OutputSpec.prefault({}),
+  suites: z.array(z.string()).optional().describe("quality/performance case ids to run (see the case suite)")
+});
+export type RunConfigSpec = z.input<typeof RunConfigSpec>;
+export type RunConfig = z.output<typeof RunConfigSpec>;
+export type SloConfig = z.output<typeof SloSpec>;
+export type GateConfig = z.output<typeof GateSpec>;
+
+/** Normalizes the `load` field to a list. */
+export function loadBlocks(config: RunConfig): LoadSpec[] {
+  return Array.isArray(config.load) ? config.load : [config.load];
+}

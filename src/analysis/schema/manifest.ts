@@ -1,0 +1,148 @@
+import {z} from "zod";
+
+import {LoadMode} from "./config.ts";
+import {DecimalNs, IsoTime, NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
+
+export const BundleStatus = z
+  .enum(["complete", "interrupted", "partial"])
+  .describe("complete = ran to the end; interrupted = stopped by the user or a signal; partial = sealed after a crash or with data missing");
+
+export const FileRole = z.enum([
+  "config",
+  "requests",
+  "schedule",
+  "client_metrics",
+  "server_metrics",
+  "gpu_metrics",
+  "quality",
+  "source",
+  "attachment"
+]);
+export type FileRole = z.infer<typeof FileRole>;
+
+export const FileEntry = z.strictObject({
+  path: z.string().regex(/^[A-Za-z0-9._/-]+$/).describe("path relative to the bundle folder"),
+  role: FileRole,
+  bytes: NonNegInt.describe("file size in bytes"),
+  sha256: Sha256,
+  records: NonNegInt.nullable().describe("number of JSONL records (null for non-JSONL files)")
+});
+export type FileEntry = z.infer<typeof FileEntry>;
+
+export const GpuInfo = z.strictObject({
+  index: NonNegInt,
+  name: z.string(),
+  uuid: z.string().nullable(),
+  memoryTotalMiB: z.number().nullable(),
+  powerLimitW: z.number().nullable(),
+  computeCapability: z.string().nullable()
+});
+
+export const Availability = z.strictObject({
+  available: z.boolean(),
+  reason: z.string().nullable().describe("why it is unavailable or partial; null when available")
+});
+
+export const Environment = z
+  .strictObject({
+    host: z.strictObject({
+      os: z.string().nullable().describe("operating system and release"),
+      arch: z.string().nullable(),
+      cpuModel: z.string().nullable(),
+      cpuCount: NonNegInt.nullable(),
+      memoryBytes: NonNegInt.nullable(),
+      hostname: z.string().nullable().describe("host name (may be replaced by a label)")
+    }),
+    gpu: Availability.extend({
+      devices: z.array(GpuInfo),
+      driverVersion: z.string().nullable(),
+      cudaVersion: z.string().nullable(),
+      topology: z.string().nullable().describe("raw `nvidia-smi topo -m` output")
+    }),
+    server: z.strictObject({
+      baseUrl: z.string().nullable().describe("base URL with credentials and query tokens redacted"),
+      engine: z.string().nullable().describe("engine label, e.g. vllm, sglang, llama.cpp"),
+      engineVersion: z.string().nullable(),
+      models: z.unknown().describe("raw /v1/models response, redacted, or null"),
+      version: z.unknown().describe("raw version endpoint response, or null"),
+      launchArgs: z.array(z.string()).nullable(),
+      imageDigest: z.string().nullable(),
+      gpus: z.number().int().positive().nullable().describe("GPUs serving the model, when known"),
+      capabilities: z.record(z.string(), z.unknown()).describe("probed capabilities: streaming, usage in stream, /metrics…")
+    }),
+    runtime: z.strictObject({
+      node: z.string().nullable(),
+      platform: z.string().nullable()
+    }),
+    extra: z.record(z.string(), z.unknown()).describe("further allowlisted facts (redacted)")
+  })
+  .describe("environment fingerprint, captured from an allowlist with secrets redacted");
+export type Environment = z.infer<typeof Environment>;
+
+export const Provenance = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("collected"),
+    note: z.string().optional()
+  }),
+  z.strictObject({
+    kind: z.literal("imported"),
+    tool: z.string().describe("source tool, e.g. vllm, sglang, genai-perf, aiperf, guidellm, llmperf, inferscope-v1"),
+    toolVersion: z.string().nullable(),
+    files: z.array(z.strictObject({name: z.string(), sha256: Sha256, bytes: NonNegInt})).min(1),
+    note: z.string().optional()
+  }),
+  z.strictObject({
+    kind: z.literal("synthetic"),
+    note: z.string().describe("how the bundle was made (hand-built fixture, generated benchmark input…)")
+  })
+]);
+export type Provenance = z.infer<typeof Provenance>;
+
+export const LoadPoint = z.strictObject({
+  id: Slug.describe("stable id used in request records and URLs, e.g. concurrency-4"),
+  mode: LoadMode,
+  value: z.number().positive().describe("concurrency (requests in flight) or target rate (req/s)"),
+  repeats: z.number().int().positive(),
+  requests: NonNegInt.nullable().describe("planned measured requests per repeat (null when duration-bound)"),
+  durationS: z.number().positive().nullable().describe("planned measured duration per repeat, seconds"),
+  warmup: NonNegInt,
+  maxConcurrency: z.number().int().positive().nullable(),
+  burstiness: z.number().positive().nullable()
+});
+export type LoadPoint = z.infer<typeof LoadPoint>;
+
+export const ClockAnchor = z.strictObject({
+  wall: IsoTime,
+  tNs: RelNs.describe("monotonic time of the same instant")
+});
+
+export const Manifest = z.strictObject({
+  schemaVersion: z.literal(1),
+  bundleId: Slug,
+  measureVersion: z.string().describe("meaning of the captured timestamps; bundles of different versions are never compared"),
+  status: BundleStatus,
+  statusReason: z.string().nullable(),
+  startedAt: IsoTime,
+  finishedAt: IsoTime.nullable(),
+  monotonicOriginNs: DecimalNs.describe("CLOCK_MONOTONIC value of time 0 in every record of this bundle"),
+  timeUnit: z.literal("ns").describe("unit of every relative time in the records: integer nanoseconds"),
+  clockAnchors: z.array(ClockAnchor).describe("(wall, monotonic) pairs taken during the run"),
+  collector: z.strictObject({
+    name: z.string(),
+    version: z.string(),
+    lockfileSha256: Sha256.nullable(),
+    gitCommit: z.string().nullable(),
+    node: z.string().nullable()
+  }),
+  configSha256: Sha256.describe("sha256 of config.resolved.yaml"),
+  durability: z.strictObject({
+    fsyncIntervalMs: z.number().int().positive().nullable().describe("bound on what a crash can lose")
+  }),
+  prng: z.strictObject({name: z.string(), seed: z.number().int()}).nullable(),
+  loadPoints: z.array(LoadPoint),
+  labels: z.record(z.string(), z.string()),
+  environment: Environment,
+  provenance: Provenance,
+  files: z.array(FileEntry).describe("every data file with its digest; the manifest is written last")
+});
+export type Manifest = z.infer<typeof Manifest>;

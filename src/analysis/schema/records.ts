@@ -1,0 +1,236 @@
+import {z} from "zod";
+
+import {NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
+
+/**
+ * What kind of SSE event the collector saw. Raw facts only; the analyzer decides what counts.
+ * role: role-only or empty delta; content/reasoning/tool_call: a non-empty delta on that channel
+ * (completions `text` is content); usage: usage without a delta; finish: finish_reason without a delta;
+ * error: an in-band error object; done: `[DONE]`; parse_error: data that is not JSON; other: JSON we do not know.
+ */
+export const EventKind = z.enum([
+  "role",
+  "content",
+  "reasoning",
+  "tool_call",
+  "usage",
+  "finish",
+  "error",
+  "done",
+  "parse_error",
+  "other"
+]);
+export type EventKind = z.infer<typeof EventKind>;
+export const TOKEN_KINDS: ReadonlySet<EventKind> = new Set(["content", "reasoning", "tool_call"]);
+
+/** [time, bytes, kind, tokens]: one SSE data event. tokens = server-reported token delta, null when unknown. */
+export const SseEvent = z
+  .tuple([RelNs, NonNegInt, EventKind, NonNegInt.nullable()])
+  .describe("[tNs, bytes of the event's data, kind, output-token delta reported by the server or null]");
+export type SseEvent = z.infer<typeof SseEvent>;
+
+export const Phase = z.enum(["warmup", "measure", "cooldown"]);
+export type Phase = z.infer<typeof Phase>;
+
+export const UsageSource = z.enum(["server_final", "server_continuous", "server_timings", "client_tokenizer", "none"]);
+export type UsageSource = z.infer<typeof UsageSource>;
+
+export const Usage = z.strictObject({
+  promptTokens: NonNegInt.nullable(),
+  completionTokens: NonNegInt.nullable(),
+  reasoningTokens: NonNegInt.nullable(),
+  cachedTokens: NonNegInt.nullable()
+});
+export type Usage = z.infer<typeof Usage>;
+
+/** Transport-level outcome observed by the client (never inferred from content). */
+export const TransportError = z.enum([
+  "timeout_headers",
+  "timeout_body",
+  "timeout_total",
+  "conn_refused",
+  "conn_reset",
+  "dns",
+  "client_abort",
+  "event_too_large",
+  "write_error",
+  "other"
+]);
+export type TransportError = z.infer<typeof TransportError>;
+
+export const ServerTimings = z
+  .strictObject({
+    promptN: z.number().nullable(),
+    promptMs: z.number().nullable(),
+    predictedN: z.number().nullable(),
+    predictedMs: z.number().nullable(),
+    cacheN: z.number().nullable()
+  })
+  .describe("server-side timings reported in the stream (llama.cpp `timings`)");
+
+export const RequestRecord = z.strictObject({
+  seq: NonNegInt.describe("position in the file, strictly +1 from 0"),
+  id: z.string().min(1).describe("request id (also sent as X-Request-ID)"),
+  point: Slug.describe("load point id from manifest.loadPoints"),
+  repeat: NonNegInt,
+  index: NonNegInt.describe("position in the load point's plan for this repeat"),
+  phase: Phase,
+  timeBase: z
+    .enum(["run", "request"])
+    .default("run")
+    .describe("run: times share the run's origin; request: times are relative to this request's own start (imports)"),
+  tSchedNs: RelNs.nullable().describe("scheduled send time (open loop) or the moment a slot freed (closed loop)"),
+  tDispNs: RelNs.nullable().describe("request bytes handed to the socket"),
+  tHdrNs: RelNs.nullable().describe("response headers received"),
+  tByte1Ns: RelNs.nullable().describe("first response body byte received"),
+  tEndNs: RelNs.nullable().describe("stream closed or request ended"),
+  events: z.array(SseEvent),
+  httpStatus: z.number().int().nullable(),
+  finishReason: z.string().nullable(),
+  usage: Usage.nullable(),
+  usageSource: UsageSource,
+  serverTimings: ServerTimings.nullable(),
+  transportError: TransportError.nullable(),
+  errorMessage: z.string().nullable().describe("sanitised error text or body excerpt (secrets redacted)"),
+  promptDigest: Sha256.nullable(),
+  responseDigest: Sha256.nullable(),
+  promptTokensIntended: NonNegInt.nullable(),
+  maxTokens: NonNegInt.nullable(),
+  salt: z.string().nullable().describe("the per-request salt put in front of the prompt"),
+  promptText: z.string().optional(),
+  responseText: z.string().optional().describe("concatenated content deltas, when save_text is on"),
+  reasoningText: z.string().optional(),
+  caseId: z.string().optional().describe("case suite id when the request belongs to a case"),
+  tier: z.string().optional().describe("case tier (context length, difficulty, round…)"),
+  nullReasons: z.record(z.string(), z.string()).optional().describe("why a field is null (imports)")
+});
+export type RequestRecord = z.infer<typeof RequestRecord>;
+
+export const ScheduleRecord = z.strictObject({
+  seq: NonNegInt,
+  point: Slug,
+  repeat: NonNegInt,
+  index: NonNegInt,
+  phase: Phase,
+  offsetNs: RelNs.describe("planned send time relative to the start of this load point's repeat"),
+  requestId: z.string()
+});
+export type ScheduleRecord = z.infer<typeof ScheduleRecord>;
+
+export const ClientSample = z.strictObject({
+  seq: NonNegInt,
+  kind: z.literal("loop"),
+  tNs: RelNs,
+  windowNs: NonNegInt.describe("length of the sampling window"),
+  loopDelayP50Ms: z.number().nonnegative().nullable(),
+  loopDelayP99Ms: z.number().nonnegative().nullable(),
+  loopDelayMaxMs: z.number().nonnegative().nullable(),
+  elu: z.number().min(0).max(1).nullable().describe("event-loop utilisation over the window, 0..1"),
+  inFlight: NonNegInt.nullable(),
+  openSockets: NonNegInt.nullable(),
+  rssBytes: NonNegInt.nullable(),
+  cpuUserUs: NonNegInt.nullable().describe("process user CPU time during the window, µs"),
+  cpuSystemUs: NonNegInt.nullable()
+});
+export const ClientNote = z.strictObject({
+  seq: NonNegInt,
+  kind: z.literal("note"),
+  tNs: RelNs,
+  event: z.string().describe("lifecycle event: point_start, point_end, interrupt, resume, tail_truncated, write_error…"),
+  point: Slug.nullable(),
+  repeat: NonNegInt.nullable(),
+  detail: z.record(z.string(), z.unknown())
+});
+export const ClientRecord = z.discriminatedUnion("kind", [ClientSample, ClientNote]);
+export type ClientRecord = z.infer<typeof ClientRecord>;
+
+/** One Prometheus sample: [metric name, labels or null, value]. */
+export const PromSample = z.tuple([z.string(), z.record(z.string(), z.string()).nullable(), z.number().nullable()]);
+
+export const ServerScrape = z.strictObject({
+  seq: NonNegInt,
+  tNs: RelNs.describe("time the scrape was sent"),
+  durationMs: z.number().nonnegative().nullable(),
+  ok: z.boolean(),
+  error: z.string().nullable(),
+  samples: z.array(PromSample).describe("parsed samples of the allowlisted families (raw values, no rates)")
+});
+export type ServerScrape = z.infer<typeof ServerScrape>;
+
+export const GpuReading = z.strictObject({
+  index: NonNegInt,
+  uuid: z.string().nullable(),
+  utilPct: z.number().nullable(),
+  memUsedMiB: z.number().nullable(),
+  memTotalMiB: z.number().nullable(),
+  powerW: z.number().nullable(),
+  tempC: z.number().nullable(),
+  smClockMHz: z.number().nullable(),
+  memClockMHz: z.number().nullable()
+});
+export const GpuSample = z.strictObject({
+  seq: NonNegInt,
+  tNs: RelNs,
+  ok: z.boolean(),
+  error: z.string().nullable(),
+  gpus: z.array(GpuReading)
+});
+export type GpuSample = z.infer<typeof GpuSample>;
+
+export const QualityVerdict = z.enum(["pass", "fail", "not_evaluated"]);
+
+export const QualityRecord = z.strictObject({
+  seq: NonNegInt,
+  qualityVersion: z.string(),
+  caseId: z.string(),
+  scorer: z.string(),
+  itemId: z.string(),
+  requestId: z.string().nullable(),
+  point: Slug.nullable().describe("load point when the sample was scored under load"),
+  tier: z.string().nullable(),
+  promptDigest: Sha256.nullable(),
+  response: z.string().nullable(),
+  extracted: z.unknown().describe("value the scorer extracted from the response"),
+  expected: z.unknown(),
+  verdict: QualityVerdict,
+  reason: z.string().nullable(),
+  details: z.record(z.string(), z.unknown())
+});
+export type QualityRecord = z.infer<typeof QualityRecord>;
+
+/** A peer tool's own reported numbers, preserved verbatim (imports). */
+export const SourceRecord = z.strictObject({
+  seq: NonNegInt,
+  tool: z.string(),
+  toolVersion: z.string().nullable(),
+  file: z.string().describe("source file name"),
+  point: Slug.nullable(),
+  aggregates: z.unknown().describe("the source's reported aggregates, verbatim"),
+  facts: z.record(z.string(), z.unknown()).describe("importer-extracted facts needed for recomputation (window, method…)")
+});
+export type SourceRecord = z.infer<typeof SourceRecord>;
+
+/** Which record schema each file role uses. */
+export const RECORD_SCHEMAS = {
+  requests: RequestRecord,
+  schedule: ScheduleRecord,
+  client_metrics: ClientRecord,
+  server_metrics: ServerScrape,
+  gpu_metrics: GpuSample,
+  quality: QualityRecord,
+  source: SourceRecord
+} as const;
+export type RecordRole = keyof typeof RECORD_SCHEMAS;
+
+/** Conventional file names for each role. */
+export const FILE_NAMES: Record<RecordRole | "config" | "manifest", string> = {
+  manifest: "manifest.json",
+  config: "config.resolved.yaml",
+  requests: "requests.jsonl",
+  schedule: "schedule.jsonl",
+  client_metrics: "client_metrics.jsonl",
+  server_metrics: "server_metrics.jsonl",
+  gpu_metrics: "gpu_metrics.jsonl",
+  quality: "quality.jsonl",
+  source: "source.jsonl"
+};

@@ -1,0 +1,12 @@
+/**
+ * Versions of the contracts. Bump deliberately:
+ * - SCHEMA_VERSION: the bundle file layout and record shapes (a new folder in evidence/schema/).
+ * - MEASURE_VERSION: what the collector's timestamps mean (where a time is taken, what counts as an event).
+ *   Numbers measured under different measure versions are never put side by side.
+ * - ANALYZER_VERSION: the meaning of a derived metric or gate (a change is a re-analysis, never a re-run).
+ * - QUALITY_VERSION: the meaning of a quality scorer's verdicts.
+ */
+export const SCHEMA_VERSION = 1 as const;
+export const MEASURE_VERSION = "1";
+export const ANALYZER_VERSION = "1";
+export const QUALITY_VERSION = "1";
