@@ -82,8 +82,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "src/(?!analysis/schema/)",
-              message: "the collector captures raw evidence: import only src/analysis/schema/** (analysis belongs to the CLI commands)."
+              regex: "src/(?!analysis/(schema|stats)/)",
+              message:
+                "the collector captures raw evidence: import only src/analysis/schema/** and stats/** (analysis belongs to collector/cli.ts and collector/commands/**)."
             }
           ]
         }

@@ -1,0 +1,63 @@
+import {createHash} from "node:crypto";
+import {closeSync, createReadStream, fsyncSync, openSync, renameSync, writeSync} from "node:fs";
+import {join} from "node:path";
+
+import {FILE_NAMES, Manifest, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
+
+const ROLE_BY_NAME = new Map<string, FileRole>(
+  (Object.entries(FILE_NAMES) as [string, string][]).filter(([r]) => r !== "manifest").map(([r, n]) => [n, r as FileRole])
+);
+
+/** sha256, size and newline count of a file, streamed. */
+export async function digestFile(path: string): Promise<{bytes: number; sha256: string; lines: number}> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let lines = 0;
+  for await (const buf of createReadStream(path) as AsyncIterable<Buffer>) {
+    hash.update(buf);
+    bytes += buf.length;
+    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+  }
+  return {bytes, sha256: hash.digest("hex"), lines};
+}
+
+/** Writes a file atomically: temp file, fsync, rename, fsync of the folder. */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  const fd = openSync(tmp, "w");
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  const dir = openSync(join(path, ".."), "r");
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+/**
+ * Seals a bundle: digests every data file, validates the manifest and writes it last, atomically.
+ * `files` lists the data files (relative paths) with optional roles; JSONL record counts are line counts.
+ */
+export async function sealBundle(
+  dir: string,
+  manifest: Omit<Manifest, "files">,
+  files: readonly (string | {path: string; role: FileRole})[]
+): Promise<Manifest> {
+  const entries: FileEntry[] = [];
+  for (const f of files) {
+    const path = typeof f === "string" ? f : f.path;
+    const role = typeof f === "string" ? (ROLE_BY_NAME.get(path) ?? "attachment") : f.role;
+    const d = await digestFile(join(dir, path));
+    entries.push({path, role, bytes: d.bytes, sha256: d.sha256, records: path.endsWith(".jsonl") ? d.lines : null});
+  }
+  entries.sort((a, b) => a.path.localeCompare(b.path));
+  const full = Manifest.parse({...manifest, files: entries});
+  writeFileAtomic(join(dir, FILE_NAMES.manifest), `${JSON.stringify(full, null, 2)}\n`);
+  return full;
+}

@@ -1,0 +1,99 @@
+import {buildLlamaServer, cpuModel, findLlamaServer, type LlamaServerBinary} from "./buildLlamaServer.ts";
+import {generateModel, PRESETS, type GeneratedModel, type PresetName} from "./generateModel.ts";
+import {LLAMA_CPP_COMMIT, NODE_LLAMA_CPP_VERSION} from "./paths.ts";
+
+export interface EnsureEngineOptions {
+  /** Model preset; default "tiny". */
+  preset?: PresetName;
+  /** Model seed; default 1. */
+  seed?: number;
+  keepByteTokens?: boolean;
+  /** false: only use a binary already on PATH or in the cache (throws if none). Default true: build if needed (~11 min). */
+  build?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface Engine {
+  binary: LlamaServerBinary;
+  model: GeneratedModel;
+  /** Flat provenance for reports and evidence bundles. */
+  info: {
+    engine: "llama.cpp llama-server";
+    binaryPath: string;
+    binarySource: LlamaServerBinary["source"];
+    version: string;
+    llamaCppCommit: string;
+    sourcePackage: string;
+    cpuModel: string;
+    preset: PresetName;
+    shape: GeneratedModel["shape"];
+    params: number;
+    modelPath: string;
+    modelSha256: string;
+    modelBytes: number;
+    seed: number;
+    prng: string;
+    keepByteTokens: boolean;
+    note: string;
+  };
+}
+
+export const RANDOM_WEIGHTS_NOTE =
+  "model weights are random (seeded, untrained): generated text is gibberish; tokenization, chat templating, compute cost and streaming are real";
+
+/** Finds or builds llama-server and generates (or reuses) the model: everything the demo and real-engine tests need. */
+export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<Engine> {
+  const preset = options.preset ?? "tiny";
+  if (!(preset in PRESETS)) throw new Error(`unknown preset: ${preset} (known: ${Object.keys(PRESETS).join(", ")})`);
+  const binary =
+    options.build === false
+      ? await findLlamaServer().then((b) => {
+          if (!b) throw new Error("no llama-server on PATH or in the cache; build it with: npx node scripts/engine/buildLlamaServer.ts");
+          return b;
+        })
+      : await buildLlamaServer({log: options.log});
+  const model = await generateModel({preset, seed: options.seed ?? 1, keepByteTokens: options.keepByteTokens});
+  return {
+    binary,
+    model,
+    info: {
+      engine: "llama.cpp llama-server",
+      binaryPath: binary.path,
+      binarySource: binary.source,
+      version: binary.version,
+      llamaCppCommit: binary.source === "path" ? binary.commit : LLAMA_CPP_COMMIT,
+      sourcePackage: binary.source === "path" ? "PATH" : `node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (llama/gitRelease.bundle)`,
+      cpuModel: cpuModel(),
+      preset,
+      shape: model.shape,
+      params: model.params,
+      modelPath: model.path,
+      modelSha256: model.sha256,
+      modelBytes: model.bytes,
+      seed: model.seed,
+      prng: model.prng,
+      keepByteTokens: model.keepByteTokens,
+      note: RANDOM_WEIGHTS_NOTE
+    }
+  };
+}
+
+if (import.meta.main) {
+  const argv = process.argv.slice(2);
+  const get = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  try {
+    const engine = await ensureEngine({
+      preset: (get("--preset") ?? "tiny") as PresetName,
+      seed: Number(get("--seed") ?? "1"),
+      keepByteTokens: argv.includes("--keep-byte-tokens") || process.env.KEEP_BYTE_TOKENS === "1",
+      build: !argv.includes("--no-build")
+    });
+    console.log(JSON.stringify(engine.info, null, 2));
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,404 @@
+import type {DerivedRequest} from "../derive/request.ts";
+import type {FailureClass} from "../derive/outcome.ts";
+import {judgeSlo} from "../metrics/goodput.ts";
+import {e2eMs, ttftMs} from "../metrics/latency.ts";
+import {itlMs} from "../metrics/speed.ts";
+import {REQUEST_METRICS, SAMPLE_METRICS} from "../metrics/registry.ts";
+import type {PointTotals} from "../metrics/types.ts";
+import {isOpenLoop, type RunConfig} from "../schema/config.ts";
+import type {LoadPoint} from "../schema/manifest.ts";
+import {Column} from "../stats/column.ts";
+import {inFlightProfile} from "./inflight.ts";
+
+/** Per-request row kept for charts and audits (only when asked for). */
+export interface RequestRow {
+  id: string;
+  point: string;
+  repeat: number;
+  phase: string;
+  outcome: string;
+  tSchedMs: number | null;
+  tDispMs: number | null;
+  tTok1Ms: number | null;
+  tTokNMs: number | null;
+  tEndMs: number | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  itlMs: number | null;
+  out: number | null;
+  tokenEvents: number;
+  good: boolean;
+  error: string | null;
+}
+
+interface RepeatAccum {
+  totals: PointTotals;
+  tStartMin: number;
+  tEndMax: number;
+  dispMin: number;
+  dispMax: number;
+  dispatched: number;
+  starts: Column;
+  ends: Column;
+  scheds: Column;
+  warmupEndMax: number;
+  timeBaseRequest: number;
+}
+
+export interface RepeatFacts {
+  repeat: number;
+  totals: PointTotals;
+  peakInFlight: number;
+  /** Mean in flight between the first and last dispatch (the load the client sustained while sending). */
+  sustainedInFlight: number | null;
+  /** Seconds between consecutive scheduled sends (open loop), in order. */
+  interArrivalsS: number[];
+  warmupOverlapsMeasure: boolean;
+}
+
+export interface FailureExample {
+  outcome: FailureClass;
+  count: number;
+  message: string | null;
+  httpStatus: number | null;
+  requestId: string;
+}
+
+export interface PointFacts {
+  point: LoadPoint;
+  openLoop: boolean;
+  phases: {warmup: number; measure: number; cooldown: number};
+  totals: PointTotals;
+  repeats: RepeatFacts[];
+  outcomes: Partial<Record<FailureClass | "success", number>>;
+  failureExamples: FailureExample[];
+  columns: Map<string, Float64Array>;
+  usageSources: Record<string, number>;
+  finishReasons: Record<string, number>;
+  outputLength: {checked: number; outside: number; expected: number | null; examples: number[]};
+  inputLength: {checked: number; outside: number; intendedMean: number | null; actualMean: number | null};
+  cachedRequests: number;
+  cachedTokens: number;
+  missingSchedule: number;
+  timeBaseRequest: number;
+  deltasKnown: number;
+  reasoningRequests: number;
+  inlineThink: number;
+  fakeStreaming: number;
+  unsalted: number;
+  rows: RequestRow[];
+}
+
+const emptyTotals = (point: LoadPoint): PointTotals => ({
+  mode: point.mode,
+  target: point.value,
+  measured: 0,
+  successes: 0,
+  good: 0,
+  shortOutputs: 0,
+  outputTokens: 0,
+  inputTokens: 0,
+  successesMissingOut: 0,
+  successesMissingIn: 0,
+  tokenEvents: 0,
+  multiTokenEvents: 0,
+  windowS: null,
+  meanInFlight: null,
+  dispatchRate: null
+});
+
+const toMs = (ns: number | null): number | null => (ns === null ? null : ns / 1e6);
+
+/** Streams the requests of one load point into counts and metric columns; nothing per request is kept unless rows are asked for. */
+export class PointAccumulator {
+  readonly point: LoadPoint;
+  #config: RunConfig;
+  #keepRows: boolean;
+  #repeats = new Map<number, RepeatAccum>();
+  #columns = new Map<string, Column>();
+  #phases = {warmup: 0, measure: 0, cooldown: 0};
+  #outcomes: Partial<Record<FailureClass | "success", number>> = {};
+  #examples = new Map<FailureClass, FailureExample>();
+  #usage: Record<string, number> = {};
+  #finish: Record<string, number> = {};
+  #out = {checked: 0, outside: 0, expected: null as number | null, examples: [] as number[]};
+  #in = {checked: 0, outside: 0, intended: 0, actual: 0};
+  #cached = 0;
+  #cachedTokens = 0;
+  #missingSchedule = 0;
+  #deltasKnown = 0;
+  #reasoning = 0;
+  #inlineThink = 0;
+  #fake = 0;
+  #unsalted = 0;
+  #rows: RequestRow[] = [];
+
+  constructor(point: LoadPoint, config: RunConfig, keepRows: boolean) {
+    this.point = point;
+    this.#config = config;
+    this.#keepRows = keepRows;
+    for (const m of REQUEST_METRICS) this.#columns.set(m.id, new Column());
+    for (const m of SAMPLE_METRICS) this.#columns.set(m.id, new Column(1024));
+  }
+
+  add(d: DerivedRequest): void {
+    const r = d.record;
+    this.#phases[r.phase]++;
+    const rep = this.#repeat(r.repeat);
+    if (r.phase === "warmup") {
+      if (d.tEnd !== null) rep.warmupEndMax = Math.max(rep.warmupEndMax, d.tEnd);
+      this.#row(d, false);
+      return;
+    }
+    if (r.phase !== "measure") {
+      this.#row(d, false);
+      return;
+    }
+    const t = rep.totals;
+    t.measured++;
+    this.#outcomes[d.outcome] = (this.#outcomes[d.outcome] ?? 0) + 1;
+    if (d.timeBase === "request") rep.timeBaseRequest++;
+    else this.#window(rep, d);
+    if (isOpenLoop(this.point.mode) && d.tSched === null) this.#missingSchedule++;
+    if (r.salt === null && this.#config.workload.salt) this.#unsalted++;
+    for (const m of REQUEST_METRICS) {
+      if (!m.allMeasured) continue;
+      const v = m.value(d);
+      if (v !== null && Number.isFinite(v)) this.#columns.get(m.id)!.push(v);
+    }
+    if (!d.success) {
+      this.#example(d);
+      this.#row(d, false);
+      return;
+    }
+    t.successes++;
+    const judged = judgeSlo(d, this.#config.slo);
+    if (judged.good) t.good++;
+    if (judged.shortOutput) t.shortOutputs++;
+    if (d.out === null) t.successesMissingOut++;
+    else t.outputTokens += d.out;
+    if (d.in === null) t.successesMissingIn++;
+    else t.inputTokens += d.in;
+    t.tokenEvents += d.tokenEvents;
+    t.multiTokenEvents += d.multiTokenEvents;
+    this.#usage[r.usageSource] = (this.#usage[r.usageSource] ?? 0) + 1;
+    const fr = r.finishReason ?? "(none)";
+    this.#finish[fr] = (this.#finish[fr] ?? 0) + 1;
+    if (d.deltasKnown) this.#deltasKnown++;
+    if (d.hasReasoning) this.#reasoning++;
+    if (r.responseText !== undefined && /<think>/i.test(r.responseText)) this.#inlineThink++;
+    if (d.cached !== null && d.cached > 0) {
+      this.#cached++;
+      this.#cachedTokens += d.cached;
+    }
+    if (d.out !== null && d.out >= 10 && d.tokenEvents <= 2) this.#fake++;
+    this.#lengths(d);
+    for (const m of REQUEST_METRICS) {
+      if (m.allMeasured) continue;
+      const v = m.value(d);
+      if (v !== null && Number.isFinite(v)) this.#columns.get(m.id)!.push(v);
+    }
+    for (const m of SAMPLE_METRICS) {
+      const col = this.#columns.get(m.id)!;
+      m.samples(d, (v) => col.push(v));
+    }
+    this.#row(d, judged.good);
+  }
+
+  finish(): PointFacts {
+    const repeats: RepeatFacts[] = [];
+    const pooled = emptyTotals(this.point);
+    let windowSum = 0;
+    let windowKnown = true;
+    let inFlightArea = 0;
+    let dispatchSpanS = 0;
+    let dispatchIntervals = 0;
+    let timeBaseRequest = 0;
+    for (const [repeat, rep] of [...this.#repeats].sort((a, b) => a[0] - b[0])) {
+      const t = rep.totals;
+      timeBaseRequest += rep.timeBaseRequest;
+      if (t.measured === 0) continue;
+      if (rep.timeBaseRequest > 0 || !(rep.tEndMax > rep.tStartMin)) {
+        t.windowS = null;
+        t.windowReason =
+          rep.timeBaseRequest > 0
+            ? "request start times are not on a shared clock (imported data)"
+            : "no measured request has start and end times";
+        windowKnown = false;
+      } else t.windowS = (rep.tEndMax - rep.tStartMin) / 1e9;
+      const starts = rep.starts.values();
+      const ends = rep.ends.values();
+      const profile = inFlightProfile(starts, ends, rep.tStartMin, rep.tEndMax);
+      t.meanInFlight = t.windowS === null ? null : profile.mean;
+      const sustained = rep.dispatched >= 2 ? inFlightProfile(starts, ends, rep.dispMin, rep.dispMax).mean : null;
+      t.dispatchRate = rep.dispatched >= 2 && rep.dispMax > rep.dispMin ? ((rep.dispatched - 1) * 1e9) / (rep.dispMax - rep.dispMin) : null;
+      const scheds = rep.scheds.values().sort();
+      const interArrivalsS: number[] = [];
+      for (let i = 1; i < scheds.length; i++) interArrivalsS.push((scheds[i]! - scheds[i - 1]!) / 1e9);
+      repeats.push({
+        repeat,
+        totals: t,
+        peakInFlight: profile.peak,
+        sustainedInFlight: sustained,
+        interArrivalsS,
+        warmupOverlapsMeasure: rep.warmupEndMax > rep.tStartMin && rep.warmupEndMax !== -Infinity
+      });
+      for (const k of [
+        "measured",
+        "successes",
+        "good",
+        "shortOutputs",
+        "outputTokens",
+        "inputTokens",
+        "successesMissingOut",
+        "successesMissingIn",
+        "tokenEvents",
+        "multiTokenEvents"
+      ] as const)
+        pooled[k] += t[k];
+      if (t.windowS !== null) {
+        windowSum += t.windowS;
+        if (t.meanInFlight !== null) inFlightArea += t.meanInFlight * t.windowS;
+      }
+      if (t.dispatchRate !== null) {
+        dispatchSpanS += (rep.dispMax - rep.dispMin) / 1e9;
+        dispatchIntervals += rep.dispatched - 1;
+      }
+    }
+    if (windowKnown && windowSum > 0) {
+      pooled.windowS = windowSum;
+      pooled.meanInFlight = inFlightArea / windowSum;
+    } else {
+      pooled.windowReason =
+        timeBaseRequest > 0
+          ? "request start times are not on a shared clock (imported data)"
+          : "measurement window unknown";
+    }
+    pooled.dispatchRate = dispatchSpanS > 0 ? dispatchIntervals / dispatchSpanS : null;
+    const columns = new Map<string, Float64Array>();
+    for (const [id, col] of this.#columns) columns.set(id, col.values());
+    return {
+      point: this.point,
+      openLoop: isOpenLoop(this.point.mode),
+      phases: this.#phases,
+      totals: pooled,
+      repeats,
+      outcomes: this.#outcomes,
+      failureExamples: [...this.#examples.values()],
+      columns,
+      usageSources: this.#usage,
+      finishReasons: this.#finish,
+      outputLength: this.#out,
+      inputLength: {
+        checked: this.#in.checked,
+        outside: this.#in.outside,
+        intendedMean: this.#in.checked ? this.#in.intended / this.#in.checked : null,
+        actualMean: this.#in.checked ? this.#in.actual / this.#in.checked : null
+      },
+      cachedRequests: this.#cached,
+      cachedTokens: this.#cachedTokens,
+      missingSchedule: this.#missingSchedule,
+      timeBaseRequest,
+      deltasKnown: this.#deltasKnown,
+      reasoningRequests: this.#reasoning,
+      inlineThink: this.#inlineThink,
+      fakeStreaming: this.#fake,
+      unsalted: this.#unsalted,
+      rows: this.#rows
+    };
+  }
+
+  #repeat(repeat: number): RepeatAccum {
+    let rep = this.#repeats.get(repeat);
+    if (!rep) {
+      rep = {
+        totals: emptyTotals(this.point),
+        tStartMin: Infinity,
+        tEndMax: -Infinity,
+        dispMin: Infinity,
+        dispMax: -Infinity,
+        dispatched: 0,
+        starts: new Column(),
+        ends: new Column(),
+        scheds: new Column(),
+        warmupEndMax: -Infinity,
+        timeBaseRequest: 0
+      };
+      this.#repeats.set(repeat, rep);
+    }
+    return rep;
+  }
+
+  #window(rep: RepeatAccum, d: DerivedRequest): void {
+    const start = d.tStart;
+    const end = d.tEnd ?? d.tDisp ?? start;
+    if (start !== null) rep.tStartMin = Math.min(rep.tStartMin, start);
+    if (end !== null) rep.tEndMax = Math.max(rep.tEndMax, end);
+    if (d.tSched !== null) rep.scheds.push(d.tSched);
+    if (d.tDisp !== null) {
+      rep.dispatched++;
+      rep.dispMin = Math.min(rep.dispMin, d.tDisp);
+      rep.dispMax = Math.max(rep.dispMax, d.tDisp);
+      rep.starts.push(d.tDisp);
+      rep.ends.push(Math.max(d.tDisp, end ?? d.tDisp));
+    }
+  }
+
+  #lengths(d: DerivedRequest): void {
+    const r = d.record;
+    const w = this.#config.workload;
+    if (w.ignore_eos && r.maxTokens !== null && d.out !== null) {
+      this.#out.checked++;
+      this.#out.expected = r.maxTokens;
+      if (Math.abs(d.out - r.maxTokens) > this.#config.gates.output_tolerance * r.maxTokens) {
+        this.#out.outside++;
+        if (this.#out.examples.length < 5) this.#out.examples.push(d.out);
+      }
+    }
+    if (r.promptTokensIntended !== null && d.in !== null) {
+      this.#in.checked++;
+      this.#in.intended += r.promptTokensIntended;
+      this.#in.actual += d.in;
+      if (Math.abs(d.in - r.promptTokensIntended) > this.#config.gates.input_tolerance * r.promptTokensIntended)
+        this.#in.outside++;
+    }
+  }
+
+  #example(d: DerivedRequest): void {
+    const cls = d.outcome as FailureClass;
+    const ex = this.#examples.get(cls);
+    if (ex) ex.count++;
+    else
+      this.#examples.set(cls, {
+        outcome: cls,
+        count: 1,
+        message: d.record.errorMessage,
+        httpStatus: d.record.httpStatus,
+        requestId: d.record.id
+      });
+  }
+
+  #row(d: DerivedRequest, good: boolean): void {
+    if (!this.#keepRows) return;
+    const r = d.record;
+    this.#rows.push({
+      id: r.id,
+      point: r.point,
+      repeat: r.repeat,
+      phase: r.phase,
+      outcome: d.outcome,
+      tSchedMs: toMs(d.tSched),
+      tDispMs: toMs(d.tDisp),
+      tTok1Ms: toMs(d.tTok1),
+      tTokNMs: toMs(d.tTokN),
+      tEndMs: toMs(d.tEnd),
+      ttftMs: ttftMs.value(d),
+      e2eMs: e2eMs.value(d),
+      itlMs: itlMs.value(d),
+      out: d.out,
+      tokenEvents: d.tokenEvents,
+      good,
+      error: d.success ? null : (r.errorMessage ?? d.outcome)
+    });
+  }
+}

@@ -1,0 +1,311 @@
+import {PointAccumulator, type PointFacts} from "./accumulate/point.ts";
+import {deriveRequest} from "./derive/request.ts";
+import {GATES} from "./gates/registry.ts";
+import type {ClientFacts, FileCheck, GateContext, TelemetryFacts} from "./gates/types.ts";
+import {evaluateGates, verdictOf} from "./gates/verdict.ts";
+import {FALLBACK_CONFIG, parseConfig, parseManifest} from "./ingest/header.ts";
+import {JsonlValidator} from "./ingest/jsonl.ts";
+import {readText} from "./ingest/readText.ts";
+import type {BundleSource, FileStream} from "./ingest/source.ts";
+import {bundleMeta} from "./meta.ts";
+import {RUN_METRIC_DEFS} from "./metrics/registry.ts";
+import type {Report, PointReport, RunMetricValue, MetricValue} from "./report.ts";
+import {loadBlocks, type RunConfig} from "./schema/config.ts";
+import type {LoadPoint, Manifest} from "./schema/manifest.ts";
+import {
+  ClientRecord,
+  FILE_NAMES,
+  GpuSample,
+  QualityRecord,
+  RECORD_SCHEMAS,
+  RequestRecord,
+  ServerScrape,
+  SourceRecord,
+  type RecordRole
+} from "./schema/records.ts";
+import {ANALYZER_VERSION} from "./schema/versions.ts";
+import {stability} from "./stats/stability.ts";
+import {summarize} from "./stats/summarize.ts";
+import {gpuSeries, serverSeries} from "./telemetry/series.ts";
+import {issue, type Issue} from "./util/issues.ts";
+import {LineSplitter} from "./util/lines.ts";
+
+export interface AnalyzeOptions {
+  /** Keep one row per request (charts, audits). Off for large bundles. */
+  keepRows?: boolean;
+  /** Keep telemetry series (charts). */
+  keepSeries?: boolean;
+}
+
+const ROLE_BY_NAME = new Map<string, RecordRole>(
+  (Object.entries(FILE_NAMES) as [string, string][])
+    .filter(([role]) => role in RECORD_SCHEMAS)
+    .map(([role, name]) => [name, role as RecordRole])
+);
+
+/** Streams a JSONL file through a validator, calling `visit` for every valid record. */
+async function streamJsonl<T extends {seq: number}>(
+  stream: FileStream,
+  validator: JsonlValidator<T>,
+  visit: (record: T) => void
+): Promise<void> {
+  const splitter = new LineSplitter();
+  for await (const chunk of stream.chunks) {
+    for (const line of splitter.push(chunk)) {
+      const r = validator.line(line);
+      if (r !== undefined) visit(r);
+    }
+  }
+  const {last, endedWithNewline} = splitter.finish();
+  if (last !== null) {
+    const r = validator.line(last);
+    if (r !== undefined) visit(r);
+  }
+  validator.finish(endedWithNewline);
+}
+
+/** Load points declared in the manifest, or derived from the config when there is no manifest. */
+function declaredPoints(manifest: Manifest | null, config: RunConfig): LoadPoint[] {
+  if (manifest) return manifest.loadPoints;
+  return loadBlocks(config).flatMap((b) =>
+    b.values.map((v) => ({
+      id: `${b.mode}-${v}`,
+      mode: b.mode,
+      value: v,
+      repeats: b.repeats,
+      requests: b.requests ?? null,
+      durationS: b.duration_s ?? null,
+      warmup: b.warmup,
+      maxConcurrency: b.max_concurrency ?? null,
+      burstiness: b.mode === "gamma" ? b.burstiness : null
+    }))
+  );
+}
+
+/**
+ * Recomputes everything from a bundle's raw files: integrity, per-request outcomes, every metric in
+ * the registry per load point, every gate, and the verdict. Pure: all reading goes through `source`.
+ */
+export async function analyzeBundle(source: BundleSource, options: AnalyzeOptions = {}): Promise<Report> {
+  const issues: Issue[] = [];
+  const files: FileCheck[] = [];
+  const observed = new Map<string, {bytes: number; sha256: string}>();
+
+  const openText = async (path: string): Promise<string | null> => {
+    const s = source.open(path);
+    if (!s) return null;
+    const text = await readText(s);
+    observed.set(path, s.digest());
+    return text;
+  };
+
+  const manifestText = await openText(FILE_NAMES.manifest);
+  let manifest: Manifest | null = null;
+  if (manifestText === null)
+    issues.push(issue("warning", "no_manifest", FILE_NAMES.manifest, "no manifest: the bundle is partial and its digests cannot be verified"));
+  else {
+    const m = parseManifest(manifestText, FILE_NAMES.manifest);
+    manifest = m.manifest;
+    issues.push(...m.issues);
+  }
+
+  const configText = await openText(FILE_NAMES.config);
+  let config: RunConfig = FALLBACK_CONFIG;
+  if (configText === null) issues.push(issue("warning", "no_config", FILE_NAMES.config, "no resolved config: defaults assumed for thresholds"));
+  else {
+    const c = parseConfig(configText, FILE_NAMES.config);
+    if (c.config) config = c.config;
+    issues.push(...c.issues);
+  }
+
+  const points = new Map<string, PointAccumulator>();
+  for (const p of declaredPoints(manifest, config)) points.set(p.id, new PointAccumulator(p, config, options.keepRows ?? false));
+  const unknownPoints = new Set<string>();
+
+  const client: ClientFacts = {samples: 0, loopDelayP99MaxMs: null, loopDelayMaxMs: null, eluMax: null, eluMean: null, notes: []};
+  let eluSum = 0;
+  let eluN = 0;
+  const server: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null};
+  const gpu: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null};
+  const scrapes: ServerScrape[] = [];
+  const gpuSamples: GpuSample[] = [];
+  const quality: QualityRecord[] = [];
+  const sources: SourceRecord[] = [];
+
+  const declared = new Map((manifest?.files ?? []).map((f) => [f.path, f]));
+  const dataFiles = [...new Set([...declared.keys(), ...source.files])].filter(
+    (p) => p !== FILE_NAMES.manifest && p !== FILE_NAMES.config
+  );
+  dataFiles.sort();
+
+  for (const path of dataFiles) {
+    const role = declared.get(path)?.role ?? ROLE_BY_NAME.get(path);
+    if (role === undefined || role === "config" || role === "attachment" || !path.endsWith(".jsonl")) {
+      await openText(path);
+      continue;
+    }
+    const stream = source.open(path);
+    if (!stream) continue;
+    const tally = (t: TelemetryFacts, ok: boolean, error: string | null) => {
+      t.scrapes++;
+      if (!ok) {
+        t.failed++;
+        t.firstError ??= error;
+      }
+    };
+    switch (role) {
+      case "requests": {
+        const v = new JsonlValidator(path, RequestRecord);
+        await streamJsonl(stream, v, (r) => {
+          const acc = points.get(r.point);
+          if (!acc) {
+            if (!unknownPoints.has(r.point))
+              issues.push(issue("error", "unknown_point", path, `load point "${r.point}" is not declared in the manifest`, v.lines, "point"));
+            unknownPoints.add(r.point);
+            return;
+          }
+          acc.add(deriveRequest(r));
+        });
+        issues.push(...v.issues);
+        break;
+      }
+      case "client_metrics": {
+        const v = new JsonlValidator(path, ClientRecord);
+        await streamJsonl(stream, v, (r) => {
+          if (r.kind === "note") {
+            client.notes.push({event: r.event, tNs: r.tNs, detail: r.detail});
+            return;
+          }
+          client.samples++;
+          if (r.loopDelayP99Ms !== null) client.loopDelayP99MaxMs = Math.max(client.loopDelayP99MaxMs ?? 0, r.loopDelayP99Ms);
+          if (r.loopDelayMaxMs !== null) client.loopDelayMaxMs = Math.max(client.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);
+          if (r.elu !== null) {
+            client.eluMax = Math.max(client.eluMax ?? 0, r.elu);
+            eluSum += r.elu;
+            eluN++;
+          }
+        });
+        issues.push(...v.issues);
+        break;
+      }
+      case "server_metrics": {
+        const v = new JsonlValidator(path, ServerScrape);
+        await streamJsonl(stream, v, (r) => {
+          tally(server, r.ok, r.error);
+          if (options.keepSeries) scrapes.push(r);
+        });
+        issues.push(...v.issues);
+        break;
+      }
+      case "gpu_metrics": {
+        const v = new JsonlValidator(path, GpuSample);
+        await streamJsonl(stream, v, (r) => {
+          tally(gpu, r.ok, r.error);
+          if (options.keepSeries) gpuSamples.push(r);
+        });
+        issues.push(...v.issues);
+        break;
+      }
+      case "quality": {
+        const v = new JsonlValidator(path, QualityRecord);
+        await streamJsonl(stream, v, (r) => quality.push(r));
+        issues.push(...v.issues);
+        break;
+      }
+      case "source": {
+        const v = new JsonlValidator(path, SourceRecord);
+        await streamJsonl(stream, v, (r) => sources.push(r));
+        issues.push(...v.issues);
+        break;
+      }
+      case "schedule": {
+        const v = new JsonlValidator(path, RECORD_SCHEMAS.schedule);
+        await streamJsonl(stream, v, () => undefined);
+        issues.push(...v.issues);
+        break;
+      }
+    }
+    observed.set(path, stream.digest());
+  }
+  client.eluMean = eluN ? eluSum / eluN : null;
+
+  for (const path of [...new Set([...declared.keys(), ...observed.keys()])].sort()) {
+    const d = declared.get(path);
+    files.push({path, declared: d ? {bytes: d.bytes, sha256: d.sha256} : null, observed: observed.get(path) ?? null});
+  }
+
+  const facts: PointFacts[] = [...points.values()].map((p) => p.finish());
+  const ctx: GateContext = {
+    manifest,
+    config,
+    issues,
+    files: files.filter((f) => f.path !== FILE_NAMES.manifest),
+    points: facts.filter((f) => f.phases.measure + f.phases.warmup > 0 || manifest !== null),
+    client,
+    server,
+    gpu,
+    imported: manifest?.provenance.kind === "imported"
+  };
+  const gates = evaluateGates(GATES, ctx);
+  const {verdict, reasons} = verdictOf(GATES, gates);
+
+  const loadPoints: PointReport[] = ctx.points.map((f) => pointReport(f, gates));
+
+  const report: Report = {
+    bundle: manifest?.bundleId ?? source.id,
+    schema_version: manifest?.schemaVersion ?? null,
+    measure_version: manifest?.measureVersion ?? null,
+    analyzer_version: ANALYZER_VERSION,
+    status: manifest?.status ?? "partial",
+    provenance: manifest?.provenance ?? null,
+    verdict,
+    verdict_reasons: reasons,
+    gates,
+    load_points: loadPoints,
+    issues,
+    files,
+    meta: bundleMeta(manifest, configText === null ? null : config, ctx.points),
+    quality,
+    sources
+  };
+  if (options.keepRows) report.rows = facts.flatMap((f) => f.rows);
+  if (options.keepSeries) {
+    report.series = [...serverSeries(scrapes), ...gpuSeries(gpuSamples)];
+    report.notes = client.notes.map((n) => ({event: n.event, tS: n.tNs / 1e9, detail: n.detail}));
+  }
+  return report;
+}
+
+function pointReport(f: PointFacts, gates: Report["gates"]): PointReport {
+  const metrics: Record<string, MetricValue> = {};
+  for (const [id, values] of f.columns) metrics[id] = summarize(values);
+  for (const m of RUN_METRIC_DEFS) {
+    const pooled: RunMetricValue = {...m.value(f.totals)};
+    if (f.repeats.length >= 2) {
+      const per = f.repeats.map((r) => m.value(r.totals).value).filter((v): v is number => v !== null);
+      pooled.stability = stability(per);
+    }
+    metrics[m.id] = pooled;
+  }
+  const pointGates = gates.map((g) => {
+    const own = g.points?.find((p) => p.point === f.point.id);
+    return own ? {...g, status: own.status, reason: own.reason} : g;
+  });
+  const {verdict, reasons} = verdictOf(GATES, pointGates);
+  return {
+    id: f.point.id,
+    mode: f.point.mode,
+    value: f.point.value,
+    repeats: f.repeats.length,
+    n: f.totals.measured,
+    n_success: f.totals.successes,
+    n_warmup: f.phases.warmup,
+    verdict,
+    verdict_reasons: reasons,
+    outcomes: f.outcomes as Record<string, number>,
+    failures: f.failureExamples,
+    finish_reasons: f.finishReasons,
+    usage_sources: f.usageSources,
+    metrics
+  };
+}

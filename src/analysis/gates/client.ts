@@ -1,0 +1,40 @@
+import {quantileNearestRank} from "../stats/quantile.ts";
+import type {PointGate} from "./types.ts";
+
+export const clientHealth: PointGate = {
+  id: "G6",
+  slug: "client_health",
+  scope: "point",
+  outcome: "N",
+  required: true,
+  title: {en: "Client health", zh: "客户端健康"},
+  description: {
+    en: "The load generator was not the bottleneck: event-loop delay p99 and dispatch lag p99 stay under their thresholds (default 5 ms each). Above them, measured latency includes the client's own delay and the run is inconclusive.",
+    zh: "压测客户端不是瓶颈：事件循环延迟 p99 与发送滞后 p99 均低于阈值（默认各 5 ms）。超过阈值时，测得的时延包含客户端自身的延迟，结论不确定。"
+  },
+  anchor: "AIPerf issue #1424; wrk2 README; AIPerf PR #1185 (timer under-delivery)",
+  threshold: (c) => `loop delay p99 ≤ ${c.gates.max_loop_delay_p99_ms} ms, dispatch lag p99 ≤ ${c.gates.max_dispatch_lag_p99_ms} ms`,
+  evaluatePoint: (p, ctx) => {
+    const g = ctx.config.gates;
+    const lags = p.columns.get("dispatch_lag_ms");
+    if (ctx.client.samples === 0 && (!lags || lags.length === 0))
+      return {status: "not_evaluable", reason: "no client metrics and no dispatch times recorded"};
+    const problems: string[] = [];
+    const facts: string[] = [];
+    if (ctx.client.samples === 0) problems.push("no event-loop samples recorded");
+    else {
+      const d = ctx.client.loopDelayP99MaxMs;
+      facts.push(`loop delay p99 ≤ ${d === null ? "—" : d.toFixed(2)} ms (worst window)`);
+      if (d !== null && d > g.max_loop_delay_p99_ms) problems.push(`event-loop delay p99 ${d.toFixed(2)} ms > ${g.max_loop_delay_p99_ms} ms`);
+    }
+    if (lags && lags.length > 0) {
+      const sorted = lags.slice();
+      const p99 = sorted.length >= 100 ? quantileNearestRank(sorted, 0.99)! : Math.max(...sorted);
+      const label = sorted.length >= 100 ? "p99" : "max";
+      facts.push(`dispatch lag ${label} ${p99.toFixed(3)} ms`);
+      if (p99 > g.max_dispatch_lag_p99_ms) problems.push(`dispatch lag ${label} ${p99.toFixed(2)} ms > ${g.max_dispatch_lag_p99_ms} ms`);
+    }
+    if (problems.some((x) => x.startsWith("no event-loop"))) return {status: "not_evaluable", reason: [...problems, ...facts].join("; ")};
+    return problems.length ? {status: "warn", reason: problems.join("; ")} : {status: "pass", reason: facts.join("; ")};
+  }
+};

@@ -1,0 +1,37 @@
+import {clientHealth} from "./client.ts";
+import {integrity, runCompletion} from "./integrity.ts";
+import {achievedLoad, arrivalFidelity, scheduleView, warmupExcluded} from "./load.ts";
+import {errorRate, sampleSize, successClassification} from "./requests.ts";
+import {fakeStreaming, telemetryCompleteness, ttftRule} from "./streaming.ts";
+import {inputLength, multiTokenChunks, outputLength, prefixCache, shortOutputs, tokenAccounting} from "./tokens.ts";
+import type {GateDef} from "./types.ts";
+
+/** Every validity gate, defined once, in the order reports show them. */
+export const GATES: readonly GateDef[] = [
+  integrity,
+  runCompletion,
+  successClassification,
+  errorRate,
+  sampleSize,
+  achievedLoad,
+  clientHealth,
+  scheduleView,
+  tokenAccounting,
+  ttftRule,
+  multiTokenChunks,
+  outputLength,
+  inputLength,
+  prefixCache,
+  warmupExcluded,
+  fakeStreaming,
+  shortOutputs,
+  arrivalFidelity,
+  telemetryCompleteness
+];
+
+const BY_ID = new Map(GATES.map((g) => [g.id, g]));
+export function gateById(id: string): GateDef {
+  const g = BY_ID.get(id);
+  if (!g) throw new Error(`unknown gate id: ${id}`);
+  return g;
+}

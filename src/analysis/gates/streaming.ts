@@ -1,0 +1,79 @@
+import type {BundleGate, PointGate} from "./types.ts";
+
+export const ttftRule: PointGate = {
+  id: "G9",
+  slug: "ttft_rule",
+  scope: "point",
+  outcome: "N",
+  required: false,
+  title: {en: "Reasoning channel recognised", zh: "识别推理通道"},
+  description: {
+    en: "TTFT counts the first non-empty delta on any channel; reasoning deltas (reasoning_content / reasoning) are recognised. Inline <think> tags inside content mean the server did not separate reasoning, so visible-token metrics are unreliable.",
+    zh: "TTFT 计算任一通道上第一个非空增量；推理增量（reasoning_content / reasoning）可被识别。正文中出现内联 <think> 标签说明服务器未分离推理，可见 token 相关指标不可靠。"
+  },
+  anchor: "vLLM issue #15106; GuideLLM issue #737",
+  threshold: () => null,
+  evaluatePoint: (p) => {
+    if (p.inlineThink > 0)
+      return {status: "warn", reason: `${p.inlineThink} responses contain inline <think> tags inside content`};
+    if (p.reasoningRequests > 0)
+      return {status: "info", reason: `${p.reasoningRequests} requests streamed a reasoning channel (ttft_ms counts it; ttft_content_ms does not)`};
+    return {status: "pass", reason: "no reasoning channel seen"};
+  }
+};
+
+export const fakeStreaming: PointGate = {
+  id: "G16",
+  slug: "fake_streaming",
+  scope: "point",
+  outcome: "N",
+  required: false,
+  title: {en: "Real streaming", zh: "真实流式输出"},
+  description: {
+    en: "Flags requests whose ≥ 10 output tokens arrived in at most 2 events: buffered output makes TTFT ≈ E2E and hides decode behaviour.",
+    zh: "标记 ≥ 10 个输出 token 却在最多 2 个事件中到达的请求：缓冲输出使 TTFT ≈ E2E，并掩盖解码行为。"
+  },
+  anchor: "kekzl/imp issue #754",
+  threshold: () => "0 buffered responses",
+  evaluatePoint: (p) =>
+    p.fakeStreaming > 0
+      ? {status: "warn", reason: `${p.fakeStreaming} responses delivered ≥ 10 tokens in ≤ 2 events`}
+      : {status: "pass", reason: "tokens arrived spread over events"}
+};
+
+export const telemetryCompleteness: BundleGate = {
+  id: "G24",
+  slug: "telemetry_completeness",
+  scope: "bundle",
+  outcome: "N",
+  required: false,
+  title: {en: "Telemetry completeness", zh: "遥测完整性"},
+  description: {
+    en: "Server /metrics scrapes and GPU samples that failed are recorded as gaps; claims based on telemetry need ≤ 10 % missing. Absent telemetry is 'not captured', never zeros.",
+    zh: "失败的服务器 /metrics 抓取与 GPU 采样被记录为缺口；基于遥测的结论要求缺失 ≤ 10%。未采集的遥测显示为“未采集”，绝不是零。"
+  },
+  anchor: "InferScope v1 swallowed /metrics failures",
+  threshold: (c) => `≤ ${(c.gates.max_telemetry_missing * 100).toFixed(0)} % failed samples`,
+  evaluate: (ctx) => {
+    const max = ctx.config.gates.max_telemetry_missing;
+    const parts: string[] = [];
+    let worst: "pass" | "warn" = "pass";
+    let any = false;
+    for (const [name, t] of [
+      ["server /metrics", ctx.server],
+      ["GPU", ctx.gpu]
+    ] as const) {
+      if (t.scrapes === 0) {
+        parts.push(`${name}: not captured`);
+        continue;
+      }
+      any = true;
+      const missing = t.failed / t.scrapes;
+      parts.push(`${name}: ${t.scrapes - t.failed}/${t.scrapes} ok${t.firstError ? ` (first error: ${t.firstError})` : ""}`);
+      if (missing > max && t.failed < t.scrapes) worst = "warn";
+    }
+    const evidence = {server: ctx.server, gpu: ctx.gpu};
+    if (!any) return {status: "not_applicable", reason: parts.join("; "), evidence};
+    return {status: worst, reason: parts.join("; "), evidence};
+  }
+};

@@ -1,0 +1,161 @@
+import type {PointGate} from "./types.ts";
+
+const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
+
+export const tokenAccounting: PointGate = {
+  id: "G8",
+  slug: "token_accounting",
+  scope: "point",
+  outcome: "N",
+  required: true,
+  title: {en: "Token accounting", zh: "token 计数"},
+  description: {
+    en: "Every successful request has an output token count from the server (usage), never from chunk counts or the requested length; the source is disclosed. Usage smaller than the number of token-bearing events is inconsistent.",
+    zh: "每个成功请求都有来自服务器（usage）的输出 token 数，绝不用块数或请求长度代替；并披露来源。usage 小于携带 token 的事件数即为不一致。"
+  },
+  anchor: "MLCommons Endpoints token_accounting.md; LLMPerf PR #81; TGI issue #2531",
+  threshold: () => "all successful requests counted by the server",
+  evaluatePoint: (p) => {
+    const n = p.totals.successes;
+    if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
+    const sources = Object.entries(p.usageSources)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ");
+    if (p.totals.successesMissingOut > 0)
+      return {
+        status: "warn",
+        reason: `${p.totals.successesMissingOut}/${n} successful requests have no output token count (${sources}); token metrics withheld`
+      };
+    if (p.totals.outputTokens < p.totals.tokenEvents * 0.95)
+      return {
+        status: "warn",
+        reason: `usage reports ${p.totals.outputTokens} tokens for ${p.totals.tokenEvents} token-bearing events: inconsistent`
+      };
+    const client = p.usageSources["client_tokenizer"] ?? 0;
+    if (client > 0) return {status: "info", reason: `counted by a client tokenizer for ${client}/${n} (${sources})`};
+    return {status: "pass", reason: `server usage for all ${n} (${sources})`};
+  }
+};
+
+export const multiTokenChunks: PointGate = {
+  id: "G10",
+  slug: "multi_token_chunks",
+  scope: "point",
+  outcome: "W",
+  required: false,
+  title: {en: "Multi-token chunks", zh: "多 token 块"},
+  description: {
+    en: "Detects SSE events that carry several tokens (speculative decoding, stream intervals). Then chunk gaps are not token gaps: per-token ITL and inter-chunk latency are reported side by side.",
+    zh: "检测携带多个 token 的 SSE 事件（投机解码、流间隔）。此时块间隔不等于 token 间隔：逐 token ITL 与块间时延并列报告。"
+  },
+  anchor: "SGLang PR #12064; vLLM issue #27485",
+  threshold: () => null,
+  evaluatePoint: (p) => {
+    const t = p.totals;
+    if (t.tokenEvents === 0 || t.successesMissingOut > 0) return {status: "not_evaluable", reason: "token counts unknown"};
+    const perEvent = t.outputTokens / t.tokenEvents;
+    if (perEvent <= 1.05 && t.multiTokenEvents === 0)
+      return {status: "pass", reason: `${perEvent.toFixed(2)} tokens per event`};
+    const perToken = p.deltasKnown > 0 ? "per-token ITL reported from server deltas" : "per-token ITL unavailable (no per-event token counts)";
+    return {
+      status: "info",
+      reason: `${perEvent.toFixed(2)} tokens per event (${t.multiTokenEvents} multi-token events): inter_chunk_ms is per chunk; ${perToken}`
+    };
+  }
+};
+
+export const outputLength: PointGate = {
+  id: "G11",
+  slug: "output_length",
+  scope: "point",
+  outcome: "N",
+  required: false,
+  title: {en: "Output length control", zh: "输出长度控制"},
+  description: {
+    en: "When ignore_eos was asked, each request's output is within the tolerance (default ±10 %) of max_tokens; otherwise throughput compares unequal work.",
+    zh: "请求了 ignore_eos 时，每个请求的输出在 max_tokens 的容差（默认 ±10%）之内；否则吞吐比较的是不等量的工作。"
+  },
+  anchor: "MLPerf TEST09 (±10 % tokens); AIPerf OSL mismatch warning",
+  threshold: (c) => `±${(c.gates.output_tolerance * 100).toFixed(0)} % of max_tokens`,
+  evaluatePoint: (p, ctx) => {
+    if (!ctx.config.workload.ignore_eos) return {status: "not_applicable", reason: "ignore_eos not requested"};
+    const o = p.outputLength;
+    if (o.checked === 0) return {status: "not_evaluable", reason: "no request with both max_tokens and an output count"};
+    if (o.outside > 0)
+      return {
+        status: "warn",
+        reason: `${o.outside}/${o.checked} outputs outside ±${(ctx.config.gates.output_tolerance * 100).toFixed(0)} % of ${o.expected} (e.g. ${o.examples.join(", ")})`
+      };
+    return {status: "pass", reason: `${o.checked} outputs within tolerance of ${o.expected}`};
+  }
+};
+
+export const inputLength: PointGate = {
+  id: "G12",
+  slug: "input_length",
+  scope: "point",
+  outcome: "N",
+  required: false,
+  title: {en: "Prompt length", zh: "提示长度"},
+  description: {
+    en: "The server's prompt_tokens match the intended prompt length within tolerance (default ±25 %: prompts are built without the server's tokenizer); a large gap means silent truncation or a wrong workload.",
+    zh: "服务器报告的 prompt_tokens 与预期提示长度在容差内一致（默认 ±25%：提示在没有服务器分词器的情况下构造）；差距过大意味着静默截断或负载设置错误。"
+  },
+  anchor: "Ollama issues #17889, #3839",
+  threshold: (c) => `±${(c.gates.input_tolerance * 100).toFixed(0)} %`,
+  evaluatePoint: (p) => {
+    const i = p.inputLength;
+    if (i.checked === 0) return {status: "not_evaluable", reason: "intended or reported prompt length unknown"};
+    const text = `mean ${i.actualMean!.toFixed(1)} reported vs ${i.intendedMean!.toFixed(1)} intended`;
+    if (i.outside > 0) return {status: "warn", reason: `${i.outside}/${i.checked} prompts outside tolerance (${text})`};
+    return {status: "pass", reason: text};
+  }
+};
+
+export const prefixCache: PointGate = {
+  id: "G13",
+  slug: "prefix_cache",
+  scope: "point",
+  outcome: "N",
+  required: false,
+  title: {en: "Prefix-cache contamination", zh: "前缀缓存污染"},
+  description: {
+    en: "Prompts are salted per request and the server reports no cached prompt tokens, so a prefix cache cannot make prefill look faster than it is.",
+    zh: "每个请求的提示都加了盐，且服务器报告的缓存提示 token 为零，因此前缀缓存不会让预填充显得比实际更快。"
+  },
+  anchor: "vLLM issues #52884, #54227; MLPerf TEST04",
+  threshold: () => "0 cached prompt tokens",
+  evaluatePoint: (p) => {
+    const n = p.totals.successes;
+    if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
+    if (p.unsalted > 0) return {status: "warn", reason: `${p.unsalted} measured requests were not salted`};
+    if (p.cachedRequests > 0)
+      return {
+        status: "warn",
+        reason: `${p.cachedRequests}/${n} requests reused ${p.cachedTokens} cached prompt tokens (${pct(p.cachedRequests, n)})`
+      };
+    return {status: "pass", reason: "salted prompts; no cached prompt tokens reported"};
+  }
+};
+
+export const shortOutputs: PointGate = {
+  id: "G19",
+  slug: "short_outputs",
+  scope: "point",
+  outcome: "W",
+  required: false,
+  title: {en: "Requests without ITL", zh: "没有 ITL 的请求"},
+  description: {
+    en: "Requests with fewer than 2 output tokens have no ITL; by default they do not count as good in goodput. Their number is disclosed.",
+    zh: "输出少于 2 个 token 的请求没有 ITL；默认不计入有效产出。披露其数量。"
+  },
+  anchor: "vLLM serve.py sets TPOT to 0 for such requests (counter-example)",
+  threshold: () => null,
+  evaluatePoint: (p, ctx) =>
+    p.totals.shortOutputs === 0
+      ? {status: "pass", reason: "every successful request produced ≥ 2 tokens"}
+      : {
+          status: "info",
+          reason: `${p.totals.shortOutputs} successful requests had < 2 tokens (${ctx.config.slo.short_output === "fail" ? "not good" : "ITL clause not applied"})`
+        }
+};

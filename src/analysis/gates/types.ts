@@ -1,0 +1,87 @@
+import type {PointFacts} from "../accumulate/point.ts";
+import type {Bilingual} from "../metrics/types.ts";
+import type {RunConfig} from "../schema/config.ts";
+import type {Manifest} from "../schema/manifest.ts";
+import type {Issue} from "../util/issues.ts";
+
+/**
+ * pass / fail / warn as usual; info = disclosed fact that does not affect the verdict;
+ * not_evaluable = the evidence the gate needs is missing (never a pass, never a fail);
+ * not_applicable = the gate does not apply to this run.
+ */
+export type GateStatus = "pass" | "info" | "warn" | "fail" | "not_evaluable" | "not_applicable";
+
+export interface GateResult {
+  id: string;
+  slug: string;
+  status: GateStatus;
+  reason: string;
+  evidence: Record<string, unknown>;
+  threshold: string | null;
+  /** Per load point results, for point-scoped gates. */
+  points?: {point: string; status: GateStatus; reason: string}[];
+}
+
+export interface FileCheck {
+  path: string;
+  declared: {bytes: number; sha256: string} | null;
+  observed: {bytes: number; sha256: string} | null;
+}
+
+export interface ClientFacts {
+  samples: number;
+  loopDelayP99MaxMs: number | null;
+  loopDelayMaxMs: number | null;
+  eluMax: number | null;
+  eluMean: number | null;
+  notes: {event: string; tNs: number; detail: Record<string, unknown>}[];
+}
+
+export interface TelemetryFacts {
+  scrapes: number;
+  failed: number;
+  firstError: string | null;
+}
+
+export interface GateContext {
+  manifest: Manifest | null;
+  config: RunConfig;
+  issues: readonly Issue[];
+  files: readonly FileCheck[];
+  points: readonly PointFacts[];
+  client: ClientFacts;
+  server: TelemetryFacts;
+  gpu: TelemetryFacts;
+  imported: boolean;
+}
+
+export interface PointOutcome {
+  status: GateStatus;
+  reason: string;
+  evidence?: Record<string, unknown>;
+}
+
+interface GateBase {
+  id: string;
+  slug: string;
+  title: Bilingual;
+  description: Bilingual;
+  /** What a failure means for the verdict: I = INVALID, N = INCONCLUSIVE, W = disclosed only. */
+  outcome: "I" | "N" | "W";
+  /** Whether missing evidence (not_evaluable) makes the run INCONCLUSIVE. */
+  required: boolean;
+  threshold: (config: RunConfig) => string | null;
+  anchor: string;
+}
+
+export interface BundleGate extends GateBase {
+  scope: "bundle";
+  evaluate: (ctx: GateContext) => Omit<GateResult, "id" | "slug" | "threshold">;
+}
+
+export interface PointGate extends GateBase {
+  scope: "point";
+  evaluatePoint: (p: PointFacts, ctx: GateContext) => PointOutcome;
+}
+
+export type GateDef = BundleGate | PointGate;

@@ -1,0 +1,101 @@
+import type {z} from "zod";
+
+import {issue, type Issue} from "../util/issues.ts";
+
+/** Formats zod issues of one record as `path: message` pairs. */
+export function zodIssues(file: string, line: number, error: z.ZodError): Issue[] {
+  return error.issues.map((i) =>
+    issue("error", "schema", file, i.message, line, i.path.length ? i.path.map(String).join(".") : null)
+  );
+}
+
+/**
+ * Validates JSONL records one line at a time and keeps going after a bad line.
+ * A bad line is an error, except the final line of a file, which may be torn by a crash: it is
+ * reported as a warning and dropped. `seq` must run 0, 1, 2… without gaps or repeats.
+ */
+export class JsonlValidator<T extends {seq: number}> {
+  readonly issues: Issue[] = [];
+  #file: string;
+  #schema: z.ZodType<T, unknown>;
+  #line = 0;
+  #expectedSeq = 0;
+  #pending: {line: number; issues: Issue[]; text: string} | null = null;
+  records = 0;
+
+  constructor(file: string, schema: z.ZodType<T, unknown>) {
+    this.#file = file;
+    this.#schema = schema;
+  }
+
+  /** Parses and validates one line; returns the record, or undefined for a blank or bad line. */
+  line(text: string): T | undefined {
+    this.#line++;
+    this.#flushPending();
+    if (text.trim() === "") {
+      this.issues.push(issue("error", "blank_line", this.#file, "blank line inside a JSONL file", this.#line));
+      return undefined;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      this.#pending = {
+        line: this.#line,
+        text,
+        issues: [issue("error", "json", this.#file, `invalid JSON: ${(e as Error).message}`, this.#line)]
+      };
+      return undefined;
+    }
+    const parsed = this.#schema.safeParse(value);
+    if (!parsed.success) {
+      this.#pending = {line: this.#line, text, issues: zodIssues(this.#file, this.#line, parsed.error)};
+      return undefined;
+    }
+    this.#checkSeq(parsed.data.seq);
+    this.records++;
+    return parsed.data;
+  }
+
+  /** Call after the last line; `endedWithNewline` tells whether the file's final byte was a newline. */
+  finish(endedWithNewline: boolean): void {
+    const p = this.#pending;
+    this.#pending = null;
+    if (p && p.line === this.#line) {
+      this.issues.push(
+        issue(
+          "warning",
+          "torn_tail",
+          this.#file,
+          `final line is torn (${p.text.length} bytes, ${endedWithNewline ? "with" : "without"} newline) and was dropped: ${p.issues[0]?.message ?? ""}`,
+          p.line
+        )
+      );
+    } else if (p) {
+      this.issues.push(...p.issues);
+    } else if (!endedWithNewline && this.#line > 0) {
+      this.issues.push(
+        issue("info", "no_final_newline", this.#file, "file does not end with a newline (kept: the line is valid)", this.#line)
+      );
+    }
+  }
+
+  get lines(): number {
+    return this.#line;
+  }
+
+  #flushPending(): void {
+    if (this.#pending) {
+      this.issues.push(...this.#pending.issues);
+      this.#pending = null;
+    }
+  }
+
+  #checkSeq(seq: number): void {
+    if (seq !== this.#expectedSeq) {
+      const what = seq > this.#expectedSeq ? `gap: expected seq ${this.#expectedSeq}, got ${seq}` : `seq ${seq} repeats or goes back (expected ${this.#expectedSeq})`;
+      this.issues.push(issue("error", "seq", this.#file, what, this.#line, "seq"));
+    }
+    this.#expectedSeq = seq + 1;
+  }
+}

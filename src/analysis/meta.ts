@@ -1,0 +1,49 @@
+import type {PointFacts} from "./accumulate/point.ts";
+import type {BundleMeta} from "./report.ts";
+import type {RunConfig} from "./schema/config.ts";
+import type {Manifest} from "./schema/manifest.ts";
+
+/** "2× NVIDIA H100 80GB HBM3", or the CPU model when no GPU was seen, or "unknown hardware". */
+export function hardwareLabel(manifest: Manifest | null): string {
+  const env = manifest?.environment;
+  if (!env) return "unknown hardware";
+  const gpus = env.gpu.devices;
+  if (gpus.length > 0) {
+    const names = [...new Set(gpus.map((g) => g.name))];
+    return names.length === 1 ? `${gpus.length}× ${names[0]}` : names.join(" + ");
+  }
+  const cpu = env.host.cpuModel;
+  return cpu ? `CPU: ${cpu}${env.host.cpuCount ? ` (${env.host.cpuCount} threads)` : ""}` : "unknown hardware";
+}
+
+export function bundleMeta(manifest: Manifest | null, config: RunConfig | null, points: readonly PointFacts[]): BundleMeta {
+  const w = config?.workload;
+  const workload = {
+    prompt_tokens: w?.prompt_tokens ?? null,
+    max_tokens: w?.max_tokens ?? null,
+    ignore_eos: w?.ignore_eos ?? null,
+    temperature: w?.temperature ?? null
+  };
+  const endpoint = config?.target.endpoint ?? null;
+  return {
+    model: config?.target.model ?? null,
+    engine: manifest?.environment.server.engine ?? config?.target.engine ?? null,
+    hardware: hardwareLabel(manifest),
+    gpus: manifest?.environment.server.gpus ?? config?.target.gpus ?? (manifest?.environment.gpu.devices.length || null),
+    endpoint,
+    modes: [...new Set(points.map((p) => p.point.mode))],
+    labels: manifest?.labels ?? {},
+    startedAt: manifest?.startedAt ?? null,
+    finishedAt: manifest?.finishedAt ?? null,
+    workload,
+    workloadKey: [
+      endpoint ?? "?",
+      `in=${workload.prompt_tokens ?? "?"}`,
+      `out=${workload.max_tokens ?? "?"}`,
+      `ignore_eos=${workload.ignore_eos ?? "?"}`,
+      `T=${workload.temperature ?? "?"}`,
+      `salt=${config?.workload.salt ?? "?"}`,
+      config?.workload.prompt_text ? "custom-prompt" : "filler"
+    ].join(" ")
+  };
+}

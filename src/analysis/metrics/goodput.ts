@@ -1,0 +1,31 @@
+import type {DerivedRequest} from "../derive/request.ts";
+import type {SloConfig} from "../schema/config.ts";
+import {e2eMs, ttftMs} from "./latency.ts";
+import {itlMs} from "./speed.ts";
+
+export interface SloJudgement {
+  good: boolean;
+  /** Clauses the request missed, e.g. "ttft 2310 ms > 2000 ms"; "failed: http_error" for failures. */
+  missed: string[];
+  shortOutput: boolean;
+}
+
+/**
+ * Whether one measured request is "good": it succeeded and met every per-request SLO.
+ * ITL is undefined below 2 output tokens; such a request fails the ITL clause unless the
+ * config declares the clause not applicable (slo.short_output).
+ */
+export function judgeSlo(r: DerivedRequest, slo: SloConfig): SloJudgement {
+  if (!r.success) return {good: false, missed: [`failed: ${r.outcome}`], shortOutput: false};
+  const missed: string[] = [];
+  const ttft = ttftMs.value(r);
+  const e2e = e2eMs.value(r);
+  const itl = itlMs.value(r);
+  if (ttft === null || ttft > slo.ttft_ms) missed.push(ttft === null ? "ttft unknown" : `ttft ${ttft.toFixed(0)} ms > ${slo.ttft_ms} ms`);
+  if (e2e === null || e2e > slo.e2e_ms) missed.push(e2e === null ? "e2e unknown" : `e2e ${e2e.toFixed(0)} ms > ${slo.e2e_ms} ms`);
+  const shortOutput = r.out !== null && r.out < 2;
+  if (itl === null) {
+    if (!(shortOutput && slo.short_output === "not_applicable")) missed.push(shortOutput ? "itl undefined (< 2 tokens)" : "itl unknown");
+  } else if (itl > slo.itl_ms) missed.push(`itl ${itl.toFixed(1)} ms > ${slo.itl_ms} ms`);
+  return {good: missed.length === 0, missed, shortOutput};
+}

@@ -1,0 +1,28 @@
+import {tokensPerEvent, CHUNK_METRICS} from "./chunks.ts";
+import {LATENCY_METRICS} from "./latency.ts";
+import {SPEED_METRICS} from "./speed.ts";
+import {RUN_METRICS} from "./throughput.ts";
+import type {MetricDef, RequestMetric, RunMetric, SampleMetric} from "./types.ts";
+
+/** Every metric InferScope publishes, defined once. Tables, charts and the methodology page read this list. */
+export const METRICS: readonly MetricDef[] = [
+  ...LATENCY_METRICS,
+  ...SPEED_METRICS,
+  tokensPerEvent,
+  ...CHUNK_METRICS,
+  ...RUN_METRICS
+];
+
+export const REQUEST_METRICS = METRICS.filter((m): m is RequestMetric => m.kind === "request");
+export const SAMPLE_METRICS = METRICS.filter((m): m is SampleMetric => m.kind === "sample");
+export const RUN_METRIC_DEFS = METRICS.filter((m): m is RunMetric => m.kind === "run");
+
+const BY_ID = new Map(METRICS.map((m) => [m.id, m]));
+
+export function metricById(id: string): MetricDef {
+  const m = BY_ID.get(id);
+  if (!m) throw new Error(`unknown metric id: ${id}`);
+  return m;
+}
+
+export const HEADLINE_METRICS = METRICS.filter((m) => m.headline);

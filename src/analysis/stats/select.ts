@@ -1,0 +1,45 @@
+/**
+ * k-th smallest value (0-based) of `xs[lo..hi]`, in place, by Floyd–Rivest-style quickselect.
+ * Linear time on average; reorders the array. Used by the quantile functions so large sample
+ * columns (millions of chunk gaps) need no full sort.
+ */
+export function selectKth(xs: Float64Array | number[], k: number, lo = 0, hi = xs.length - 1): number {
+  while (hi > lo) {
+    if (hi - lo > 600) {
+      const n = hi - lo + 1;
+      const m = k - lo + 1;
+      const z = Math.log(n);
+      const s = 0.5 * Math.exp((2 * z) / 3);
+      const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
+      const newLo = Math.max(lo, Math.floor(k - (m * s) / n + sd));
+      const newHi = Math.min(hi, Math.floor(k + ((n - m) * s) / n + sd));
+      selectKth(xs, k, newLo, newHi);
+    }
+    const t = xs[k]!;
+    let i = lo;
+    let j = hi;
+    swap(xs, lo, k);
+    if (xs[hi]! > t) swap(xs, lo, hi);
+    while (i < j) {
+      swap(xs, i, j);
+      i++;
+      j--;
+      while (xs[i]! < t) i++;
+      while (xs[j]! > t) j--;
+    }
+    if (xs[lo] === t) swap(xs, lo, j);
+    else {
+      j++;
+      swap(xs, j, hi);
+    }
+    if (j <= k) lo = j + 1;
+    if (k <= j) hi = j - 1;
+  }
+  return xs[k]!;
+}
+
+function swap(xs: Float64Array | number[], i: number, j: number): void {
+  const t = xs[i]!;
+  xs[i] = xs[j]!;
+  xs[j] = t;
+}

@@ -1,0 +1,70 @@
+import {max, mean, min, std} from "./moments.ts";
+import {median, quantile, type QuantileMethod} from "./quantile.ts";
+
+export const PERCENTILE_KEYS = ["p50", "p90", "p95", "p99"] as const;
+export type PercentileKey = (typeof PERCENTILE_KEYS)[number];
+
+/**
+ * Small-sample floors. Below them a percentile is withheld (null, with the reason) instead of printed:
+ * a nearest-rank P95 of fewer than 20 values is simply the maximum, P99 needs 100, P90 needs 10;
+ * a median (and any stability class) needs 5 (the ModelRun protocol floor).
+ */
+export const PERCENTILE_FLOORS: Readonly<Record<PercentileKey, number>> = {p50: 5, p90: 10, p95: 20, p99: 100};
+
+const PROBABILITY: Readonly<Record<PercentileKey, number>> = {p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99};
+
+export interface Summary {
+  n: number;
+  mean: number | null;
+  std: number | null;
+  min: number | null;
+  max: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  method: QuantileMethod;
+  /** Why a percentile is null although values exist. */
+  withheld: Partial<Record<PercentileKey, string>>;
+}
+
+export function withheldReason(key: PercentileKey, n: number): string | undefined {
+  const floor = PERCENTILE_FLOORS[key];
+  if (n === 0 || n >= floor) return undefined;
+  return key === "p50"
+    ? `n=${n} < ${floor}: a median needs at least ${floor} samples`
+    : `n=${n} < ${floor}: a ${key.toUpperCase()} of fewer than ${floor} values is just the maximum`;
+}
+
+/**
+ * Distribution summary of finite values. Percentiles use `method` (p50 is always the median);
+ * std is the population std (ddof 0) as the percentile-reporting peers do. Empty input gives nulls, never 0.
+ * Reorders `values`.
+ */
+export function summarize(values: Float64Array, method: QuantileMethod = "nearest-rank"): Summary {
+  const n = values.length;
+  const withheld: Partial<Record<PercentileKey, string>> = {};
+  const out: Summary = {
+    n,
+    mean: mean(values) ?? null,
+    std: std(values, 0) ?? null,
+    min: min(values) ?? null,
+    max: max(values) ?? null,
+    p50: null,
+    p90: null,
+    p95: null,
+    p99: null,
+    method,
+    withheld
+  };
+  for (const key of PERCENTILE_KEYS) {
+    const reason = withheldReason(key, n);
+    if (reason) {
+      withheld[key] = reason;
+      continue;
+    }
+    const v = key === "p50" ? median(values) : quantile(values, PROBABILITY[key], method);
+    out[key] = v ?? null;
+  }
+  return out;
+}

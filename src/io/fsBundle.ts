@@ -1,0 +1,63 @@
+import {createHash} from "node:crypto";
+import {createReadStream, readdirSync, statSync} from "node:fs";
+import {join, relative, sep} from "node:path";
+import {StringDecoder} from "node:string_decoder";
+
+import type {BundleSource, FileStream} from "../analysis/ingest/source.ts";
+
+/** Every file under `dir`, as sorted relative paths with forward slashes. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, {withFileTypes: true})) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) out.push(relative(dir, full).split(sep).join("/"));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** Streams a file as UTF-8 text chunks while hashing its bytes (one pass, bounded memory). */
+export function fileStream(path: string, highWaterMark = 1 << 22): FileStream {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let done = false;
+  async function* chunks(): AsyncGenerator<string> {
+    const decoder = new StringDecoder("utf8");
+    for await (const buf of createReadStream(path, {highWaterMark}) as AsyncIterable<Buffer>) {
+      hash.update(buf);
+      bytes += buf.length;
+      yield decoder.write(buf);
+    }
+    const rest = decoder.end();
+    done = true;
+    if (rest) yield rest;
+  }
+  let digest: {bytes: number; sha256: string} | null = null;
+  return {
+    chunks: chunks(),
+    digest: () => {
+      if (!done) throw new Error(`digest of ${path} requested before the file was read`);
+      digest ??= {bytes, sha256: hash.digest("hex")};
+      return digest;
+    }
+  };
+}
+
+/** A bundle folder on disk as a source for the pure analyzer. */
+export function fsBundle(dir: string): BundleSource {
+  if (!statSync(dir).isDirectory()) throw new Error(`not a bundle folder: ${dir}`);
+  const files = listFiles(dir);
+  const id = dir.replace(/[\\/]+$/, "").split(/[\\/]/).pop()!;
+  return {
+    id,
+    files,
+    open: (path) => (files.includes(path) ? fileStream(join(dir, path)) : null)
+  };
+}
+
+export function sha256(data: string | Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
