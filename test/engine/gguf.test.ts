@@ -28,7 +28,7 @@ function sampleInput(): GgufInput {
     ["t.i64", {type: "i64", value: -(2n ** 40n)}],
     ["t.bool", {type: "bool", value: true}],
     ["t.utf8", {type: "string", value: "héllo ▁世界 🙂"}],
-    ["t.strings", {type: "array", itemType: "string", value: ["<s>", "", "▁a"]}],
+    ["t.strings", {type: "array", itemType: "string", value: ["<s>", "", "▁a", "\uFEFF", "\uFEFFx"]}],
     ["t.ints", {type: "array", itemType: "i32", value: [1, -2, 6]}],
     ["t.empty", {type: "array", itemType: "f32", value: []}]
   ]);
@@ -37,7 +37,12 @@ function sampleInput(): GgufInput {
     metadata,
     tensors: [
       {name: "a.weight", dims: [3], type: "F32", data: new Uint8Array(new Float32Array([1, 2, 3]).buffer)},
-      {name: "b.weight", dims: [32, 2], type: "Q8_0", data: () => [quantizeQ8_0(x.subarray(0, 32)), quantizeQ8_0(x.subarray(32))]},
+      {
+        name: "b.weight",
+        dims: [32, 2],
+        type: "Q8_0",
+        data: () => [quantizeQ8_0(x.subarray(0, 32)), quantizeQ8_0(x.subarray(32))]
+      },
       {name: "c.weight", dims: [64], type: "Q4_0", data: quantizeQ4_0(x)}
     ]
   };
@@ -57,10 +62,15 @@ describe("gguf writer and reader", () => {
       ["b.weight", [32, 2], "Q8_0", 64],
       ["c.weight", [64], "Q4_0", 192]
     ]);
-    const a = new Float32Array(bytes.buffer.slice(bytes.byteOffset + file.dataOffset, bytes.byteOffset + file.dataOffset + 12));
+    const a = new Float32Array(
+      bytes.buffer.slice(bytes.byteOffset + file.dataOffset, bytes.byteOffset + file.dataOffset + 12)
+    );
     expect([...a]).toEqual([1, 2, 3]);
     const c = file.tensors[2]!;
-    const cBytes = bytes.subarray(file.dataOffset + c.offset, file.dataOffset + c.offset + tensorByteSize(c.dims, c.type));
+    const cBytes = bytes.subarray(
+      file.dataOffset + c.offset,
+      file.dataOffset + c.offset + tensorByteSize(c.dims, c.type)
+    );
     expect(cBytes).toEqual(Buffer.from(quantizeQ4_0(new Float32Array(64).map((_, i) => (i - 32) / 100))));
     expect(bytes.byteLength).toBe(file.dataOffset + 192 + 64);
     expect(encodeGgufToBuffer(sampleInput())).toEqual(bytes);

@@ -16,7 +16,8 @@ import {
 /** Thrown internally when the buffer ends before the header does (readGgufFile then reads more). */
 class TruncatedError extends Error {}
 
-const utf8 = new TextDecoder("utf-8", {fatal: true});
+/** ignoreBOM keeps a leading U+FEFF: the Phi-3 vocabulary has a token that is exactly a BOM. */
+const utf8 = new TextDecoder("utf-8", {fatal: true, ignoreBOM: true});
 
 /** Parses a GGUF v2/v3 header (metadata and tensor infos) from the start of a buffer; tensor data is not read. */
 export function readGguf(bytes: Uint8Array): GgufFile {

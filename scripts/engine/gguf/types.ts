@@ -88,7 +88,8 @@ export function elementCount(dims: readonly number[]): number {
 export function tensorByteSize(dims: readonly number[], type: GgmlTypeName): number {
   const block = GGML_BLOCK[type];
   const row = dims[0] ?? 1;
-  if (row % block.elements !== 0) throw new Error(`row length ${row} is not a multiple of ${block.elements} for ${type}`);
+  if (row % block.elements !== 0)
+    throw new Error(`row length ${row} is not a multiple of ${block.elements} for ${type}`);
   return (elementCount(dims) / block.elements) * block.bytes;
 }
 

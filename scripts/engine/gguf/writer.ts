@@ -142,7 +142,8 @@ export function encodeGgufHeader(input: GgufInput): {header: Uint8Array; sizes: 
     sink.u64(offset);
     offset = alignUp(offset + size, alignment);
   }
-  sink.push(new Uint8Array(alignUp(sink.length, alignment) - sink.length));
+  // The data section starts aligned; a file without tensors ends right after its metadata (as gguf-py writes it).
+  if (input.tensors.length > 0) sink.push(new Uint8Array(alignUp(sink.length, alignment) - sink.length));
   return {header: sink.concat(), sizes, alignment};
 }
 
