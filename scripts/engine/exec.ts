@@ -47,7 +47,8 @@ export function execBuffer(file: string, args: readonly string[], options: {cwd?
     child.on("error", (e) => reject(new Error(`cannot run ${file}: ${e.message}`)));
     child.on("close", (code) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else reject(new Error(`command failed (exit ${code}): ${file} ${args.join(" ")}\n${Buffer.concat(err).toString()}`));
+      else
+        reject(new Error(`command failed (exit ${code}): ${file} ${args.join(" ")}\n${Buffer.concat(err).toString()}`));
     });
   });
 }

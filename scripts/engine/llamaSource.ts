@@ -27,7 +27,9 @@ export async function ensureLlamaBundle(log: (line: string) => void = () => {}):
     const extracted = join(tmp, "package/llama/gitRelease.bundle");
     const heads = await execOk("git", ["bundle", "list-heads", extracted]);
     if (!heads.includes(LLAMA_CPP_COMMIT)) {
-      throw new Error(`unexpected llama.cpp commit in node-llama-cpp@${NODE_LLAMA_CPP_VERSION} bundle: ${heads.trim()}`);
+      throw new Error(
+        `unexpected llama.cpp commit in node-llama-cpp@${NODE_LLAMA_CPP_VERSION} bundle: ${heads.trim()}`
+      );
     }
     renameSync(extracted, bundle);
     return bundle;
