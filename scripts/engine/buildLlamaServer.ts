@@ -17,7 +17,7 @@ import {
 import {arch, availableParallelism, cpus} from "node:os";
 import {join} from "node:path";
 
-import {exec, execOk, tail, which} from "./exec.ts";
+import {exec, tail, which} from "./exec.ts";
 import {cloneLlamaCpp} from "./llamaSource.ts";
 import {LLAMA_CPP_COMMIT, serverCacheDir} from "./paths.ts";
 
@@ -193,7 +193,8 @@ export async function describeBinary(path: string, source: LlamaServerBinary["so
   const r = await exec(path, ["--version"]);
   const version = (r.stdout + r.stderr).trim();
   if (r.code !== 0) throw new Error(`llama-server --version failed (exit ${r.code}): ${path}\n${tail(version, 1000)}`);
-  const commit = /commit[ :]+([0-9a-f]{7,40})/i.exec(version)?.[1] ?? /\(([0-9a-f]{7,40})\)/.exec(version)?.[1] ?? "unknown";
+  const commit =
+    /commit[ :]+([0-9a-f]{7,40})/i.exec(version)?.[1] ?? /\(([0-9a-f]{7,40})\)/.exec(version)?.[1] ?? "unknown";
   const real = realpathSync(path);
   return {path: real, version, commit, source, key: `path:${real}`};
 }
