@@ -48,7 +48,10 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
   const binary =
     options.build === false
       ? await findLlamaServer().then((b) => {
-          if (!b) throw new Error("no llama-server on PATH or in the cache; build it with: npx node scripts/engine/buildLlamaServer.ts");
+          if (!b)
+            throw new Error(
+              "no llama-server on PATH or in the cache; build it with: npx node scripts/engine/buildLlamaServer.ts"
+            );
           return b;
         })
       : await buildLlamaServer({log: options.log});
@@ -62,7 +65,8 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
       binarySource: binary.source,
       version: binary.version,
       llamaCppCommit: binary.source === "path" ? binary.commit : LLAMA_CPP_COMMIT,
-      sourcePackage: binary.source === "path" ? "PATH" : `node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (llama/gitRelease.bundle)`,
+      sourcePackage:
+        binary.source === "path" ? "PATH" : `node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (llama/gitRelease.bundle)`,
       cpuModel: cpuModel(),
       preset,
       shape: model.shape,

@@ -137,7 +137,16 @@ async function launch(options: StartLlamaServerOptions, port: number, args: stri
     if (await healthy(baseUrl)) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return {baseUrl, port, pid, command: [options.binary, ...args], readyMs: performance.now() - started, stop, logs, exited};
+  return {
+    baseUrl,
+    port,
+    pid,
+    command: [options.binary, ...args],
+    readyMs: performance.now() - started,
+    stop,
+    logs,
+    exited
+  };
 }
 
 async function healthy(baseUrl: string): Promise<boolean> {
