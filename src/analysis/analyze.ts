@@ -4,6 +4,7 @@ import {GATES} from "./gates/registry.ts";
 import type {ClientFacts, FileCheck, GateContext, TelemetryFacts} from "./gates/types.ts";
 import {evaluateGates, verdictOf} from "./gates/verdict.ts";
 import {FALLBACK_CONFIG, parseConfig, parseManifest} from "./ingest/header.ts";
+import {timeOrderViolations} from "./ingest/invariants.ts";
 import {JsonlValidator} from "./ingest/jsonl.ts";
 import {readText} from "./ingest/readText.ts";
 import type {BundleSource, FileStream} from "./ingest/source.ts";
@@ -102,7 +103,14 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   const manifestText = await openText(FILE_NAMES.manifest);
   let manifest: Manifest | null = null;
   if (manifestText === null)
-    issues.push(issue("warning", "no_manifest", FILE_NAMES.manifest, "no manifest: the bundle is partial and its digests cannot be verified"));
+    issues.push(
+      issue(
+        "warning",
+        "no_manifest",
+        FILE_NAMES.manifest,
+        "no manifest: the bundle is partial and its digests cannot be verified"
+      )
+    );
   else {
     const m = parseManifest(manifestText, FILE_NAMES.manifest);
     manifest = m.manifest;
@@ -111,7 +119,10 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
 
   const configText = await openText(FILE_NAMES.config);
   let config: RunConfig = FALLBACK_CONFIG;
-  if (configText === null) issues.push(issue("warning", "no_config", FILE_NAMES.config, "no resolved config: defaults assumed for thresholds"));
+  if (configText === null)
+    issues.push(
+      issue("warning", "no_config", FILE_NAMES.config, "no resolved config: defaults assumed for thresholds")
+    );
   else {
     const c = parseConfig(configText, FILE_NAMES.config);
     if (c.config) config = c.config;
@@ -119,10 +130,18 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   }
 
   const points = new Map<string, PointAccumulator>();
-  for (const p of declaredPoints(manifest, config)) points.set(p.id, new PointAccumulator(p, config, options.keepRows ?? false));
+  for (const p of declaredPoints(manifest, config))
+    points.set(p.id, new PointAccumulator(p, config, options.keepRows ?? false));
   const unknownPoints = new Set<string>();
 
-  const client: ClientFacts = {samples: 0, loopDelayP99MaxMs: null, loopDelayMaxMs: null, eluMax: null, eluMean: null, notes: []};
+  const client: ClientFacts = {
+    samples: 0,
+    loopDelayP99MaxMs: null,
+    loopDelayMaxMs: null,
+    eluMax: null,
+    eluMean: null,
+    notes: []
+  };
   let eluSum = 0;
   let eluN = 0;
   const server: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null};
@@ -160,10 +179,21 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
           const acc = points.get(r.point);
           if (!acc) {
             if (!unknownPoints.has(r.point))
-              issues.push(issue("error", "unknown_point", path, `load point "${r.point}" is not declared in the manifest`, v.lines, "point"));
+              issues.push(
+                issue(
+                  "error",
+                  "unknown_point",
+                  path,
+                  `load point "${r.point}" is not declared in the manifest`,
+                  v.lines,
+                  "point"
+                )
+              );
             unknownPoints.add(r.point);
             return;
           }
+          for (const [field, message] of timeOrderViolations(r))
+            issues.push(issue("error", "time_order", path, message, v.lines, field));
           acc.add(deriveRequest(r));
         });
         issues.push(...v.issues);
@@ -177,7 +207,8 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
             return;
           }
           client.samples++;
-          if (r.loopDelayP99Ms !== null) client.loopDelayP99MaxMs = Math.max(client.loopDelayP99MaxMs ?? 0, r.loopDelayP99Ms);
+          if (r.loopDelayP99Ms !== null)
+            client.loopDelayP99MaxMs = Math.max(client.loopDelayP99MaxMs ?? 0, r.loopDelayP99Ms);
           if (r.loopDelayMaxMs !== null) client.loopDelayMaxMs = Math.max(client.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);
           if (r.elu !== null) {
             client.eluMax = Math.max(client.eluMax ?? 0, r.elu);

@@ -16,7 +16,11 @@ export function hardwareLabel(manifest: Manifest | null): string {
   return cpu ? `CPU: ${cpu}${env.host.cpuCount ? ` (${env.host.cpuCount} threads)` : ""}` : "unknown hardware";
 }
 
-export function bundleMeta(manifest: Manifest | null, config: RunConfig | null, points: readonly PointFacts[]): BundleMeta {
+export function bundleMeta(
+  manifest: Manifest | null,
+  config: RunConfig | null,
+  points: readonly PointFacts[]
+): BundleMeta {
   const w = config?.workload;
   const workload = {
     prompt_tokens: w?.prompt_tokens ?? null,
@@ -29,7 +33,8 @@ export function bundleMeta(manifest: Manifest | null, config: RunConfig | null, 
     model: config?.target.model ?? null,
     engine: manifest?.environment.server.engine ?? config?.target.engine ?? null,
     hardware: hardwareLabel(manifest),
-    gpus: manifest?.environment.server.gpus ?? config?.target.gpus ?? (manifest?.environment.gpu.devices.length || null),
+    gpus:
+      manifest?.environment.server.gpus ?? config?.target.gpus ?? (manifest?.environment.gpu.devices.length || null),
     endpoint,
     modes: [...new Set(points.map((p) => p.point.mode))],
     labels: manifest?.labels ?? {},

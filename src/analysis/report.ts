@@ -48,7 +48,12 @@ export interface BundleMeta {
   labels: Record<string, string>;
   startedAt: string | null;
   finishedAt: string | null;
-  workload: {prompt_tokens: number | null; max_tokens: number | null; ignore_eos: boolean | null; temperature: number | null};
+  workload: {
+    prompt_tokens: number | null;
+    max_tokens: number | null;
+    ignore_eos: boolean | null;
+    temperature: number | null;
+  };
   /** Digest-free fingerprint of what was asked of the server; equal strings mean the same workload. */
   workloadKey: string;
 }

@@ -95,6 +95,7 @@ const emptyTotals = (point: LoadPoint): PointTotals => ({
   measured: 0,
   successes: 0,
   good: 0,
+  unjudged: 0,
   shortOutputs: 0,
   outputTokens: 0,
   inputTokens: 0,
@@ -173,7 +174,8 @@ export class PointAccumulator {
     }
     t.successes++;
     const judged = judgeSlo(d, this.#config.slo);
-    if (judged.good) t.good++;
+    if (judged.good === true) t.good++;
+    else if (judged.good === null) t.unjudged++;
     if (judged.shortOutput) t.shortOutputs++;
     if (d.out === null) t.successesMissingOut++;
     else t.outputTokens += d.out;
@@ -202,7 +204,7 @@ export class PointAccumulator {
       const col = this.#columns.get(m.id)!;
       m.samples(d, (v) => col.push(v));
     }
-    this.#row(d, judged.good);
+    this.#row(d, judged.good === true);
   }
 
   finish(): PointFacts {
@@ -231,7 +233,10 @@ export class PointAccumulator {
       const profile = inFlightProfile(starts, ends, rep.tStartMin, rep.tEndMax);
       t.meanInFlight = t.windowS === null ? null : profile.mean;
       const sustained = rep.dispatched >= 2 ? inFlightProfile(starts, ends, rep.dispMin, rep.dispMax).mean : null;
-      t.dispatchRate = rep.dispatched >= 2 && rep.dispMax > rep.dispMin ? ((rep.dispatched - 1) * 1e9) / (rep.dispMax - rep.dispMin) : null;
+      t.dispatchRate =
+        rep.dispatched >= 2 && rep.dispMax > rep.dispMin
+          ? ((rep.dispatched - 1) * 1e9) / (rep.dispMax - rep.dispMin)
+          : null;
       const scheds = rep.scheds.values().sort();
       const interArrivalsS: number[] = [];
       for (let i = 1; i < scheds.length; i++) interArrivalsS.push((scheds[i]! - scheds[i - 1]!) / 1e9);
@@ -247,6 +252,7 @@ export class PointAccumulator {
         "measured",
         "successes",
         "good",
+        "unjudged",
         "shortOutputs",
         "outputTokens",
         "inputTokens",

@@ -79,8 +79,7 @@ export function deriveRequest(r: RequestRecord): DerivedRequest {
   const terminal = done || r.finishReason !== null;
   const outcome = classify(r, {terminal, tokenEvents, errorEvents, parseErrors});
   const usageOut = r.usage?.completionTokens ?? null;
-  const out =
-    r.usageSource === "none" ? null : (usageOut ?? (r.usageSource === "server_continuous" ? deltaSum : null));
+  const out = r.usageSource === "none" ? null : (usageOut ?? (r.usageSource === "server_continuous" ? deltaSum : null));
   return {
     record: r,
     outcome,

@@ -13,7 +13,8 @@ export const clientHealth: PointGate = {
     zh: "压测客户端不是瓶颈：事件循环延迟 p99 与发送滞后 p99 均低于阈值（默认各 5 ms）。超过阈值时，测得的时延包含客户端自身的延迟，结论不确定。"
   },
   anchor: "AIPerf issue #1424; wrk2 README; AIPerf PR #1185 (timer under-delivery)",
-  threshold: (c) => `loop delay p99 ≤ ${c.gates.max_loop_delay_p99_ms} ms, dispatch lag p99 ≤ ${c.gates.max_dispatch_lag_p99_ms} ms`,
+  threshold: (c) =>
+    `loop delay p99 ≤ ${c.gates.max_loop_delay_p99_ms} ms, dispatch lag p99 ≤ ${c.gates.max_dispatch_lag_p99_ms} ms`,
   evaluatePoint: (p, ctx) => {
     const g = ctx.config.gates;
     const lags = p.columns.get("dispatch_lag_ms");
@@ -25,16 +26,19 @@ export const clientHealth: PointGate = {
     else {
       const d = ctx.client.loopDelayP99MaxMs;
       facts.push(`loop delay p99 ≤ ${d === null ? "—" : d.toFixed(2)} ms (worst window)`);
-      if (d !== null && d > g.max_loop_delay_p99_ms) problems.push(`event-loop delay p99 ${d.toFixed(2)} ms > ${g.max_loop_delay_p99_ms} ms`);
+      if (d !== null && d > g.max_loop_delay_p99_ms)
+        problems.push(`event-loop delay p99 ${d.toFixed(2)} ms > ${g.max_loop_delay_p99_ms} ms`);
     }
     if (lags && lags.length > 0) {
       const sorted = lags.slice();
       const p99 = sorted.length >= 100 ? quantileNearestRank(sorted, 0.99)! : Math.max(...sorted);
       const label = sorted.length >= 100 ? "p99" : "max";
       facts.push(`dispatch lag ${label} ${p99.toFixed(3)} ms`);
-      if (p99 > g.max_dispatch_lag_p99_ms) problems.push(`dispatch lag ${label} ${p99.toFixed(2)} ms > ${g.max_dispatch_lag_p99_ms} ms`);
+      if (p99 > g.max_dispatch_lag_p99_ms)
+        problems.push(`dispatch lag ${label} ${p99.toFixed(2)} ms > ${g.max_dispatch_lag_p99_ms} ms`);
     }
-    if (problems.some((x) => x.startsWith("no event-loop"))) return {status: "not_evaluable", reason: [...problems, ...facts].join("; ")};
+    if (problems.some((x) => x.startsWith("no event-loop")))
+      return {status: "not_evaluable", reason: [...problems, ...facts].join("; ")};
     return problems.length ? {status: "warn", reason: problems.join("; ")} : {status: "pass", reason: facts.join("; ")};
   }
 };

@@ -22,9 +22,13 @@ export const integrity: BundleGate = {
         (f.observed === null || f.observed.sha256 !== f.declared.sha256 || f.observed.bytes !== f.declared.bytes)
     );
     const undeclared = ctx.files.filter((f) => f.declared === null && f.observed !== null).map((f) => f.path);
-    const evidence = {errors: errors.length, digestMismatches: mismatched.map((f) => f.path), tornTails: torn.length, undeclared};
-    if (!ctx.manifest)
-      return {status: "fail", reason: "no valid manifest.json: digests cannot be verified", evidence};
+    const evidence = {
+      errors: errors.length,
+      digestMismatches: mismatched.map((f) => f.path),
+      tornTails: torn.length,
+      undeclared
+    };
+    if (!ctx.manifest) return {status: "fail", reason: "no valid manifest.json: digests cannot be verified", evidence};
     if (mismatched.length > 0)
       return {
         status: "fail",
@@ -54,7 +58,11 @@ export const integrity: BundleGate = {
           .join("; "),
         evidence
       };
-    return {status: "pass", reason: `${ctx.files.length} files match their digests; records valid and continuous`, evidence};
+    return {
+      status: "pass",
+      reason: `${ctx.files.length} files match their digests; records valid and continuous`,
+      evidence
+    };
   }
 };
 

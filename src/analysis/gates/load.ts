@@ -32,7 +32,10 @@ export const achievedLoad: PointGate = {
           `r${rep.repeat}: peak ${rep.peakInFlight}/${target}${mean === null ? "" : `, mean ${mean.toFixed(2)} while dispatching`}`
         );
       } else {
-        const scheduled = rep.interArrivalsS.length > 0 ? rep.interArrivalsS.length / rep.interArrivalsS.reduce((a, b) => a + b, 0) : null;
+        const scheduled =
+          rep.interArrivalsS.length > 0
+            ? rep.interArrivalsS.length / rep.interArrivalsS.reduce((a, b) => a + b, 0)
+            : null;
         const achieved = rep.totals.dispatchRate;
         if (scheduled === null || achieved === null) {
           parts.push(`r${rep.repeat}: too few requests to measure a rate`);
@@ -122,8 +125,16 @@ export const warmupExcluded: BundleGate = {
       p.repeats.filter((r) => r.warmupOverlapsMeasure).map((r) => `${p.point.id} r${r.repeat}`)
     );
     if (overlaps.length > 0)
-      return {status: "fail", reason: `warmup still running when measurement began: ${overlaps.join(", ")}`, evidence: {overlaps}};
+      return {
+        status: "fail",
+        reason: `warmup still running when measurement began: ${overlaps.join(", ")}`,
+        evidence: {overlaps}
+      };
     if (warmups === 0) return {status: "pass", reason: "no warmup requests", evidence: {warmups}};
-    return {status: "pass", reason: `${warmups} warmup requests excluded and finished before measuring`, evidence: {warmups}};
+    return {
+      status: "pass",
+      reason: `${warmups} warmup requests excluded and finished before measuring`,
+      evidence: {warmups}
+    };
   }
 };

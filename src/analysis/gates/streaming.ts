@@ -17,7 +17,10 @@ export const ttftRule: PointGate = {
     if (p.inlineThink > 0)
       return {status: "warn", reason: `${p.inlineThink} responses contain inline <think> tags inside content`};
     if (p.reasoningRequests > 0)
-      return {status: "info", reason: `${p.reasoningRequests} requests streamed a reasoning channel (ttft_ms counts it; ttft_content_ms does not)`};
+      return {
+        status: "info",
+        reason: `${p.reasoningRequests} requests streamed a reasoning channel (ttft_ms counts it; ttft_content_ms does not)`
+      };
     return {status: "pass", reason: "no reasoning channel seen"};
   }
 };
@@ -69,7 +72,9 @@ export const telemetryCompleteness: BundleGate = {
       }
       any = true;
       const missing = t.failed / t.scrapes;
-      parts.push(`${name}: ${t.scrapes - t.failed}/${t.scrapes} ok${t.firstError ? ` (first error: ${t.firstError})` : ""}`);
+      parts.push(
+        `${name}: ${t.scrapes - t.failed}/${t.scrapes} ok${t.firstError ? ` (first error: ${t.firstError})` : ""}`
+      );
       if (missing > max && t.failed < t.scrapes) worst = "warn";
     }
     const evidence = {server: ctx.server, gpu: ctx.gpu};

@@ -52,11 +52,15 @@ export const multiTokenChunks: PointGate = {
   threshold: () => null,
   evaluatePoint: (p) => {
     const t = p.totals;
-    if (t.tokenEvents === 0 || t.successesMissingOut > 0) return {status: "not_evaluable", reason: "token counts unknown"};
+    if (t.tokenEvents === 0 || t.successesMissingOut > 0)
+      return {status: "not_evaluable", reason: "token counts unknown"};
     const perEvent = t.outputTokens / t.tokenEvents;
     if (perEvent <= 1.05 && t.multiTokenEvents === 0)
       return {status: "pass", reason: `${perEvent.toFixed(2)} tokens per event`};
-    const perToken = p.deltasKnown > 0 ? "per-token ITL reported from server deltas" : "per-token ITL unavailable (no per-event token counts)";
+    const perToken =
+      p.deltasKnown > 0
+        ? "per-token ITL reported from server deltas"
+        : "per-token ITL unavailable (no per-event token counts)";
     return {
       status: "info",
       reason: `${perEvent.toFixed(2)} tokens per event (${t.multiTokenEvents} multi-token events): inter_chunk_ms is per chunk; ${perToken}`
@@ -80,7 +84,8 @@ export const outputLength: PointGate = {
   evaluatePoint: (p, ctx) => {
     if (!ctx.config.workload.ignore_eos) return {status: "not_applicable", reason: "ignore_eos not requested"};
     const o = p.outputLength;
-    if (o.checked === 0) return {status: "not_evaluable", reason: "no request with both max_tokens and an output count"};
+    if (o.checked === 0)
+      return {status: "not_evaluable", reason: "no request with both max_tokens and an output count"};
     if (o.outside > 0)
       return {
         status: "warn",

@@ -24,7 +24,15 @@ export function evaluateGates(gates: readonly GateDef[], ctx: GateContext): Gate
     if (g.scope === "bundle") return {id: g.id, slug: g.slug, threshold, ...g.evaluate(ctx)};
     const points = ctx.points.map((p) => ({point: p.point.id, ...g.evaluatePoint(p, ctx)}));
     if (points.length === 0)
-      return {id: g.id, slug: g.slug, threshold, status: "not_evaluable", reason: "no load points", evidence: {}, points: []};
+      return {
+        id: g.id,
+        slug: g.slug,
+        threshold,
+        status: "not_evaluable",
+        reason: "no load points",
+        evidence: {},
+        points: []
+      };
     const status = worst(points.map((p) => p.status));
     const flagged = points.filter((p) => p.status === status);
     const reason =
@@ -49,7 +57,10 @@ export function evaluateGates(gates: readonly GateDef[], ctx: GateContext): Gate
  * INVALID on any failed gate whose outcome is I; INCONCLUSIVE on any warning (or a failed N gate),
  * or missing evidence for a required gate; VALID otherwise. Disclosure-only (W) gates never change it.
  */
-export function verdictOf(gates: readonly GateDef[], results: readonly GateResult[]): {verdict: Verdict; reasons: string[]} {
+export function verdictOf(
+  gates: readonly GateDef[],
+  results: readonly GateResult[]
+): {verdict: Verdict; reasons: string[]} {
   const defs = new Map(gates.map((g) => [g.id, g]));
   const invalid: string[] = [];
   const inconclusive: string[] = [];

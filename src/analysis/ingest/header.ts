@@ -20,11 +20,14 @@ export function parseManifest(text: string, file: string): {manifest: Manifest |
     const m = /position (\d+)/.exec((e as Error).message);
     return {
       manifest: null,
-      issues: [issue("error", "json", file, `invalid JSON: ${(e as Error).message}`, m ? lineOf(text, Number(m[1])) : null)]
+      issues: [
+        issue("error", "json", file, `invalid JSON: ${(e as Error).message}`, m ? lineOf(text, Number(m[1])) : null)
+      ]
     };
   }
   const parsed = Manifest.safeParse(value);
-  if (!parsed.success) return {manifest: null, issues: zodIssues(file, 1, parsed.error).map((i) => ({...i, line: null}))};
+  if (!parsed.success)
+    return {manifest: null, issues: zodIssues(file, 1, parsed.error).map((i) => ({...i, line: null}))};
   return {manifest: parsed.data, issues: []};
 }
 
@@ -40,7 +43,10 @@ export function parseConfig(text: string, file: string): {config: RunConfig | nu
     value = parseYaml(text);
   } catch (e) {
     const pos = (e as {linePos?: {line: number}[]}).linePos?.[0]?.line ?? null;
-    return {config: null, issues: [issue("error", "yaml", file, `invalid YAML: ${(e as Error).message.split("\n")[0]}`, pos)]};
+    return {
+      config: null,
+      issues: [issue("error", "yaml", file, `invalid YAML: ${(e as Error).message.split("\n")[0]}`, pos)]
+    };
   }
   const parsed = RunConfigSpec.safeParse(value);
   if (!parsed.success) return {config: null, issues: zodIssues(file, 1, parsed.error).map((i) => ({...i, line: null}))};

@@ -75,7 +75,13 @@ export class JsonlValidator<T extends {seq: number}> {
       this.issues.push(...p.issues);
     } else if (!endedWithNewline && this.#line > 0) {
       this.issues.push(
-        issue("info", "no_final_newline", this.#file, "file does not end with a newline (kept: the line is valid)", this.#line)
+        issue(
+          "info",
+          "no_final_newline",
+          this.#file,
+          "file does not end with a newline (kept: the line is valid)",
+          this.#line
+        )
       );
     }
   }
@@ -93,7 +99,10 @@ export class JsonlValidator<T extends {seq: number}> {
 
   #checkSeq(seq: number): void {
     if (seq !== this.#expectedSeq) {
-      const what = seq > this.#expectedSeq ? `gap: expected seq ${this.#expectedSeq}, got ${seq}` : `seq ${seq} repeats or goes back (expected ${this.#expectedSeq})`;
+      const what =
+        seq > this.#expectedSeq
+          ? `gap: expected seq ${this.#expectedSeq}, got ${seq}`
+          : `seq ${seq} repeats or goes back (expected ${this.#expectedSeq})`;
       this.issues.push(issue("error", "seq", this.#file, what, this.#line, "seq"));
     }
     this.#expectedSeq = seq + 1;

@@ -4,7 +4,8 @@ import {e2eMs, ttftMs} from "./latency.ts";
 import {itlMs} from "./speed.ts";
 
 export interface SloJudgement {
-  good: boolean;
+  /** null when a clause cannot be evaluated (e.g. output tokens unknown, so ITL is unknown). */
+  good: boolean | null;
   /** Clauses the request missed, e.g. "ttft 2310 ms > 2000 ms"; "failed: http_error" for failures. */
   missed: string[];
   shortOutput: boolean;
@@ -21,11 +22,16 @@ export function judgeSlo(r: DerivedRequest, slo: SloConfig): SloJudgement {
   const ttft = ttftMs.value(r);
   const e2e = e2eMs.value(r);
   const itl = itlMs.value(r);
-  if (ttft === null || ttft > slo.ttft_ms) missed.push(ttft === null ? "ttft unknown" : `ttft ${ttft.toFixed(0)} ms > ${slo.ttft_ms} ms`);
-  if (e2e === null || e2e > slo.e2e_ms) missed.push(e2e === null ? "e2e unknown" : `e2e ${e2e.toFixed(0)} ms > ${slo.e2e_ms} ms`);
+  if (ttft === null || ttft > slo.ttft_ms)
+    missed.push(ttft === null ? "ttft unknown" : `ttft ${ttft.toFixed(0)} ms > ${slo.ttft_ms} ms`);
+  if (e2e === null || e2e > slo.e2e_ms)
+    missed.push(e2e === null ? "e2e unknown" : `e2e ${e2e.toFixed(0)} ms > ${slo.e2e_ms} ms`);
   const shortOutput = r.out !== null && r.out < 2;
+  let unknown = false;
   if (itl === null) {
-    if (!(shortOutput && slo.short_output === "not_applicable")) missed.push(shortOutput ? "itl undefined (< 2 tokens)" : "itl unknown");
+    if (r.out === null) unknown = missed.length === 0;
+    else if (!(shortOutput && slo.short_output === "not_applicable")) missed.push("itl undefined (< 2 tokens)");
   } else if (itl > slo.itl_ms) missed.push(`itl ${itl.toFixed(1)} ms > ${slo.itl_ms} ms`);
+  if (unknown) return {good: null, missed: ["itl unknown: output token count missing"], shortOutput};
   return {good: missed.length === 0, missed, shortOutput};
 }

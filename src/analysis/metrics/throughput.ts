@@ -82,7 +82,8 @@ export const successRatePct: RunMetric = {
     en: "Share of measured requests that succeeded: HTTP 2xx, at least one token, a terminal marker ([DONE] or finish_reason) and no error event in the stream.",
     zh: "被测请求中成功的比例：HTTP 2xx、至少一个 token、有结束标记（[DONE] 或 finish_reason）且流内无错误事件。"
   },
-  value: (p) => (p.measured === 0 ? {value: null, reason: "no measured requests"} : {value: (100 * p.successes) / p.measured})
+  value: (p) =>
+    p.measured === 0 ? {value: null, reason: "no measured requests"} : {value: (100 * p.successes) / p.measured}
 };
 
 export const goodputPct: RunMetric = {
@@ -99,7 +100,12 @@ export const goodputPct: RunMetric = {
     en: "Share of all measured requests — failed and timed-out ones included — that succeeded and met every per-request SLO (TTFT, ITL, E2E). A request with fewer than 2 output tokens has no ITL and does not pass by default.",
     zh: "全部被测请求（含失败和超时）中，成功且满足每一项单请求 SLO（TTFT、ITL、E2E）的比例。输出少于 2 个 token 的请求没有 ITL，默认不计为达标。"
   },
-  value: (p) => (p.measured === 0 ? {value: null, reason: "no measured requests"} : {value: (100 * p.good) / p.measured})
+  value: (p) => {
+    if (p.measured === 0) return {value: null, reason: "no measured requests"};
+    if (p.unjudged > 0)
+      return {value: null, reason: `${p.unjudged} successful requests cannot be judged: output token count unknown`};
+    return {value: (100 * p.good) / p.measured};
+  }
 };
 
 export const goodputRps: RunMetric = {
@@ -115,7 +121,12 @@ export const goodputRps: RunMetric = {
     en: "Requests per second that succeeded and met every SLO, over the measurement window.",
     zh: "测量窗口内每秒成功且满足所有 SLO 的请求数。"
   },
-  value: (p) => (p.measured === 0 ? {value: null, reason: "no measured requests"} : perWindow(p, p.good))
+  value: (p) => {
+    if (p.measured === 0) return {value: null, reason: "no measured requests"};
+    if (p.unjudged > 0)
+      return {value: null, reason: `${p.unjudged} successful requests cannot be judged: output token count unknown`};
+    return perWindow(p, p.good);
+  }
 };
 
 export const achievedConcurrency: RunMetric = {

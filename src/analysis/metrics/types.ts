@@ -63,6 +63,8 @@ export interface PointTotals {
   measured: number;
   successes: number;
   good: number;
+  /** Successful requests whose SLO clauses could not all be evaluated (e.g. no token count). */
+  unjudged: number;
   shortOutputs: number;
   outputTokens: number;
   inputTokens: number;

@@ -8,7 +8,9 @@ import {z} from "zod";
 
 export const LoadMode = z
   .enum(["concurrency", "rate", "poisson", "gamma"])
-  .describe("concurrency = closed loop with N in flight; rate = constant arrivals; poisson/gamma = seeded random arrivals");
+  .describe(
+    "concurrency = closed loop with N in flight; rate = constant arrivals; poisson/gamma = seeded random arrivals"
+  );
 export type LoadMode = z.infer<typeof LoadMode>;
 
 export const OPEN_LOOP_MODES: readonly LoadMode[] = ["rate", "poisson", "gamma"];
@@ -24,7 +26,10 @@ export const TargetSpec = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
       .optional()
       .describe("name of the environment variable holding the API key (the key itself is never stored)"),
-    headers: z.record(z.string(), z.string()).default({}).describe("extra request headers (values redacted in evidence)"),
+    headers: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe("extra request headers (values redacted in evidence)"),
     metrics_url: z.string().optional().describe("Prometheus endpoint; default: <base_url without /v1>/metrics"),
     engine: z.string().optional().describe("engine label shown in reports, e.g. vllm, sglang, llama.cpp"),
     engine_version: z.string().optional(),
@@ -52,7 +57,10 @@ export const WorkloadSpec = z.strictObject({
     .enum(["auto", "on", "off"])
     .default("auto")
     .describe("request stream_options.continuous_usage_stats so per-event token deltas are known"),
-  save_text: z.boolean().default(false).describe("keep prompt and response text in the bundle (digests are always kept)"),
+  save_text: z
+    .boolean()
+    .default(false)
+    .describe("keep prompt and response text in the bundle (digests are always kept)"),
   prompt_text: z.string().optional().describe("fixed prompt body instead of generated filler (salt still applies)")
 });
 
@@ -110,7 +118,11 @@ export const OutputSpec = z.strictObject({
 });
 
 export const RunConfigSpec = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/).default("run").describe("short scenario name used in the bundle id"),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/)
+    .default("run")
+    .describe("short scenario name used in the bundle id"),
   description: z.string().optional(),
   labels: z.record(z.string(), z.string()).default({}).describe("free labels, e.g. {parallel: '2', mtp: 'on'}"),
   target: TargetSpec,

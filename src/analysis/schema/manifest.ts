@@ -5,7 +5,9 @@ import {DecimalNs, IsoTime, NonNegInt, RelNs, Sha256, Slug} from "./primitives.t
 
 export const BundleStatus = z
   .enum(["complete", "interrupted", "partial"])
-  .describe("complete = ran to the end; interrupted = stopped by the user or a signal; partial = sealed after a crash or with data missing");
+  .describe(
+    "complete = ran to the end; interrupted = stopped by the user or a signal; partial = sealed after a crash or with data missing"
+  );
 
 export const FileRole = z.enum([
   "config",
@@ -21,7 +23,10 @@ export const FileRole = z.enum([
 export type FileRole = z.infer<typeof FileRole>;
 
 export const FileEntry = z.strictObject({
-  path: z.string().regex(/^[A-Za-z0-9._/-]+$/).describe("path relative to the bundle folder"),
+  path: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/)
+    .describe("path relative to the bundle folder"),
   role: FileRole,
   bytes: NonNegInt.describe("file size in bytes"),
   sha256: Sha256,
@@ -68,7 +73,9 @@ export const Environment = z
       launchArgs: z.array(z.string()).nullable(),
       imageDigest: z.string().nullable(),
       gpus: z.number().int().positive().nullable().describe("GPUs serving the model, when known"),
-      capabilities: z.record(z.string(), z.unknown()).describe("probed capabilities: streaming, usage in stream, /metrics…")
+      capabilities: z
+        .record(z.string(), z.unknown())
+        .describe("probed capabilities: streaming, usage in stream, /metrics…")
     }),
     runtime: z.strictObject({
       node: z.string().nullable(),
@@ -119,7 +126,9 @@ export const ClockAnchor = z.strictObject({
 export const Manifest = z.strictObject({
   schemaVersion: z.literal(1),
   bundleId: Slug,
-  measureVersion: z.string().describe("meaning of the captured timestamps; bundles of different versions are never compared"),
+  measureVersion: z
+    .string()
+    .describe("meaning of the captured timestamps; bundles of different versions are never compared"),
   status: BundleStatus,
   statusReason: z.string().nullable(),
   startedAt: IsoTime,

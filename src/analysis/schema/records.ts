@@ -136,7 +136,9 @@ export const ClientNote = z.strictObject({
   seq: NonNegInt,
   kind: z.literal("note"),
   tNs: RelNs,
-  event: z.string().describe("lifecycle event: point_start, point_end, interrupt, resume, tail_truncated, write_error…"),
+  event: z
+    .string()
+    .describe("lifecycle event: point_start, point_end, interrupt, resume, tail_truncated, write_error…"),
   point: Slug.nullable(),
   repeat: NonNegInt.nullable(),
   detail: z.record(z.string(), z.unknown())
@@ -206,7 +208,9 @@ export const SourceRecord = z.strictObject({
   file: z.string().describe("source file name"),
   point: Slug.nullable(),
   aggregates: z.unknown().describe("the source's reported aggregates, verbatim"),
-  facts: z.record(z.string(), z.unknown()).describe("importer-extracted facts needed for recomputation (window, method…)")
+  facts: z
+    .record(z.string(), z.unknown())
+    .describe("importer-extracted facts needed for recomputation (window, method…)")
 });
 export type SourceRecord = z.infer<typeof SourceRecord>;
 

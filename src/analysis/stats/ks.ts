@@ -2,7 +2,10 @@
  * One-sample Kolmogorov–Smirnov test of `xs` against a continuous CDF.
  * Returns the statistic D and the asymptotic p-value (Kolmogorov distribution, Stephens' small-n correction).
  */
-export function ksTest(xs: readonly number[], cdf: (x: number) => number): {d: number; p: number; n: number} | undefined {
+export function ksTest(
+  xs: readonly number[],
+  cdf: (x: number) => number
+): {d: number; p: number; n: number} | undefined {
   const sorted = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   const n = sorted.length;
   if (n === 0) return undefined;

@@ -4,43 +4,49 @@ import type {GpuSample, ServerScrape} from "../schema/records.ts";
  * Logical names for the Prometheus series of common engines (first alias found wins).
  * Gauges are plotted as they are; counters become per-second rates between consecutive scrapes.
  */
-export const SERVER_SERIES: readonly {id: string; label: string; unit: string; counter: boolean; aliases: string[]}[] = [
-  {
-    id: "running",
-    label: "requests running",
-    unit: "requests",
-    counter: false,
-    aliases: ["vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"]
-  },
-  {
-    id: "waiting",
-    label: "requests waiting",
-    unit: "requests",
-    counter: false,
-    aliases: ["vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"]
-  },
-  {
-    id: "kv_cache",
-    label: "KV cache usage",
-    unit: "fraction",
-    counter: false,
-    aliases: ["vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage", "llamacpp:kv_cache_usage_ratio"]
-  },
-  {
-    id: "generation_tok_s",
-    label: "generation tokens/s (server)",
-    unit: "tok/s",
-    counter: true,
-    aliases: ["vllm:generation_tokens_total", "sglang:generation_tokens_total", "llamacpp:tokens_predicted_total"]
-  },
-  {
-    id: "prompt_tok_s",
-    label: "prompt tokens/s (server)",
-    unit: "tok/s",
-    counter: true,
-    aliases: ["vllm:prompt_tokens_total", "sglang:prompt_tokens_total", "llamacpp:prompt_tokens_total"]
-  }
-];
+export const SERVER_SERIES: readonly {id: string; label: string; unit: string; counter: boolean; aliases: string[]}[] =
+  [
+    {
+      id: "running",
+      label: "requests running",
+      unit: "requests",
+      counter: false,
+      aliases: ["vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"]
+    },
+    {
+      id: "waiting",
+      label: "requests waiting",
+      unit: "requests",
+      counter: false,
+      aliases: ["vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"]
+    },
+    {
+      id: "kv_cache",
+      label: "KV cache usage",
+      unit: "fraction",
+      counter: false,
+      aliases: [
+        "vllm:kv_cache_usage_perc",
+        "vllm:gpu_cache_usage_perc",
+        "sglang:token_usage",
+        "llamacpp:kv_cache_usage_ratio"
+      ]
+    },
+    {
+      id: "generation_tok_s",
+      label: "generation tokens/s (server)",
+      unit: "tok/s",
+      counter: true,
+      aliases: ["vllm:generation_tokens_total", "sglang:generation_tokens_total", "llamacpp:tokens_predicted_total"]
+    },
+    {
+      id: "prompt_tok_s",
+      label: "prompt tokens/s (server)",
+      unit: "tok/s",
+      counter: true,
+      aliases: ["vllm:prompt_tokens_total", "sglang:prompt_tokens_total", "llamacpp:prompt_tokens_total"]
+    }
+  ];
 
 export interface SeriesPoint {
   series: string;
