@@ -4,6 +4,7 @@ import {GATES} from "./gates/registry.ts";
 import type {ClientFacts, FileCheck, GateContext, TelemetryFacts} from "./gates/types.ts";
 import {evaluateGates, verdictOf} from "./gates/verdict.ts";
 import {FALLBACK_CONFIG, parseConfig, parseManifest} from "./ingest/header.ts";
+import {RequestRecordIngest} from "./ingest/fastEvents.ts";
 import {timeOrderViolations} from "./ingest/invariants.ts";
 import {JsonlValidator} from "./ingest/jsonl.ts";
 import {readText} from "./ingest/readText.ts";
@@ -19,7 +20,6 @@ import {
   GpuSample,
   QualityRecord,
   RECORD_SCHEMAS,
-  RequestRecord,
   ServerScrape,
   SourceRecord,
   type RecordRole
@@ -174,7 +174,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     };
     switch (role) {
       case "requests": {
-        const v = new JsonlValidator(path, RequestRecord);
+        const v = new JsonlValidator(path, RequestRecordIngest);
         await streamJsonl(stream, v, (r) => {
           const acc = points.get(r.point);
           if (!acc) {

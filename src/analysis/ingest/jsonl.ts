@@ -11,7 +11,7 @@ export function zodIssues(file: string, line: number, error: z.ZodError): Issue[
 
 /**
  * Validates JSONL records one line at a time and keeps going after a bad line.
- * A bad line is an error, except the final line of a file, which may be torn by a crash: it is
+ * A bad line is an error, except an unparseable final line, which may be torn by a crash: it is
  * reported as a warning and dropped. `seq` must run 0, 1, 2… without gaps or repeats.
  */
 export class JsonlValidator<T extends {seq: number}> {
@@ -19,7 +19,7 @@ export class JsonlValidator<T extends {seq: number}> {
   #file: string;
   #schema: z.ZodType<T, unknown>;
   #line = 0;
-  #expectedSeq = 0;
+  #expectedSeq: number | null = 0;
   #pending: {line: number; issues: Issue[]; text: string} | null = null;
   records = 0;
 
@@ -45,11 +45,16 @@ export class JsonlValidator<T extends {seq: number}> {
         text,
         issues: [issue("error", "json", this.#file, `invalid JSON: ${(e as Error).message}`, this.#line)]
       };
+      this.#expectedSeq = null; // its seq is unknown: accept whatever follows
       return undefined;
     }
     const parsed = this.#schema.safeParse(value);
     if (!parsed.success) {
-      this.#pending = {line: this.#line, text, issues: zodIssues(this.#file, this.#line, parsed.error)};
+      // Valid JSON that breaks the schema is an error wherever it is (only unparseable text can be a torn tail);
+      // its seq still counts so one bad record does not cascade into sequence errors.
+      this.issues.push(...zodIssues(this.#file, this.#line, parsed.error));
+      const seq = (value as {seq?: unknown} | null)?.seq;
+      if (typeof seq === "number" && Number.isInteger(seq)) this.#checkSeq(seq);
       return undefined;
     }
     this.#checkSeq(parsed.data.seq);
@@ -98,7 +103,7 @@ export class JsonlValidator<T extends {seq: number}> {
   }
 
   #checkSeq(seq: number): void {
-    if (seq !== this.#expectedSeq) {
+    if (this.#expectedSeq !== null && seq !== this.#expectedSeq) {
       const what =
         seq > this.#expectedSeq
           ? `gap: expected seq ${this.#expectedSeq}, got ${seq}`

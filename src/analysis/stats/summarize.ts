@@ -1,5 +1,6 @@
 import {max, mean, min, std} from "./moments.ts";
-import {median, quantile, type QuantileMethod} from "./quantile.ts";
+import {quantileR7, type QuantileMethod} from "./quantile.ts";
+import {selectKth} from "./select.ts";
 
 export const PERCENTILE_KEYS = ["p50", "p90", "p95", "p99"] as const;
 export type PercentileKey = (typeof PERCENTILE_KEYS)[number];
@@ -57,14 +58,25 @@ export function summarize(values: Float64Array, method: QuantileMethod = "neares
     method,
     withheld
   };
-  for (const key of PERCENTILE_KEYS) {
+  // Nearest ranks ascend with p, so each selection only searches right of the previous one.
+  let lo = 0;
+  for (const key of n === 0 ? [] : PERCENTILE_KEYS) {
     const reason = withheldReason(key, n);
     if (reason) {
       withheld[key] = reason;
       continue;
     }
-    const v = key === "p50" ? median(values) : quantile(values, PROBABILITY[key], method);
-    out[key] = v ?? null;
+    if (key === "p50") {
+      const hiIdx = n >> 1;
+      const hi = selectKth(values, hiIdx);
+      out.p50 = n % 2 === 1 ? hi : (selectKth(values, hiIdx - 1, 0, hiIdx - 1) + hi) / 2;
+      lo = hiIdx;
+    } else if (method === "r7") out[key] = quantileR7(values, PROBABILITY[key]) ?? null;
+    else {
+      const k = Math.max(1, Math.ceil(PROBABILITY[key] * n - 1e-9)) - 1;
+      out[key] = selectKth(values, k, Math.min(lo, k), n - 1);
+      lo = k;
+    }
   }
   return out;
 }
