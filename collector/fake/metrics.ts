@@ -1,0 +1,51 @@
+/** Counters of the fake server, rendered as Prometheus text with vLLM metric names. */
+export class FakeMetrics {
+  running = 0;
+  waiting = 0;
+  promptTokens = 0;
+  generationTokens = 0;
+  requestsFinished = 0;
+  readonly ttftBounds: readonly number[] = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+  readonly ttftCounts: number[] = this.ttftBounds.map(() => 0);
+  ttftSum = 0;
+  ttftCount = 0;
+
+  observeTtft(seconds: number): void {
+    this.ttftSum += seconds;
+    this.ttftCount++;
+    for (let i = 0; i < this.ttftBounds.length; i++) if (seconds <= this.ttftBounds[i]!) this.ttftCounts[i]!++;
+  }
+
+  render(model: string): string {
+    const l = `model_name=${JSON.stringify(model)}`;
+    const lines = [
+      "# HELP vllm:num_requests_running Number of requests in model execution batches.",
+      "# TYPE vllm:num_requests_running gauge",
+      `vllm:num_requests_running{${l}} ${this.running}`,
+      "# HELP vllm:num_requests_waiting Number of requests waiting to be processed.",
+      "# TYPE vllm:num_requests_waiting gauge",
+      `vllm:num_requests_waiting{${l}} ${this.waiting}`,
+      "# HELP vllm:kv_cache_usage_perc KV-cache usage. 1 means 100 percent usage.",
+      "# TYPE vllm:kv_cache_usage_perc gauge",
+      `vllm:kv_cache_usage_perc{${l}} ${Math.min(1, this.running * 0.01)}`,
+      "# HELP vllm:prompt_tokens_total Number of prefill tokens processed.",
+      "# TYPE vllm:prompt_tokens_total counter",
+      `vllm:prompt_tokens_total{${l}} ${this.promptTokens}`,
+      "# HELP vllm:generation_tokens_total Number of generation tokens processed.",
+      "# TYPE vllm:generation_tokens_total counter",
+      `vllm:generation_tokens_total{${l}} ${this.generationTokens}`,
+      "# HELP vllm:request_success_total Count of successfully processed requests.",
+      "# TYPE vllm:request_success_total counter",
+      `vllm:request_success_total{${l}} ${this.requestsFinished}`,
+      "# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.",
+      "# TYPE vllm:time_to_first_token_seconds histogram"
+    ];
+    this.ttftBounds.forEach((b, i) =>
+      lines.push(`vllm:time_to_first_token_seconds_bucket{le="${b}",${l}} ${this.ttftCounts[i]}`)
+    );
+    lines.push(`vllm:time_to_first_token_seconds_bucket{le="+Inf",${l}} ${this.ttftCount}`);
+    lines.push(`vllm:time_to_first_token_seconds_sum{${l}} ${this.ttftSum}`);
+    lines.push(`vllm:time_to_first_token_seconds_count{${l}} ${this.ttftCount}`);
+    return lines.join("\n") + "\n";
+  }
+}
