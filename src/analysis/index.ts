@@ -29,3 +29,4 @@ export * from "./schema/index.ts";
 export * from "./stats/index.ts";
 export {SERVER_SERIES, type SeriesPoint} from "./telemetry/series.ts";
 export {formatIssue, type Issue} from "./util/issues.ts";
+export {formatBytes, formatDuration, formatNumber, formatWithUnit} from "./format.ts";

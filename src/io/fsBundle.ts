@@ -50,7 +50,10 @@ export function fileStream(path: string, highWaterMark = 1 << 22): FileStream {
 export function fsBundle(dir: string): BundleSource {
   if (!statSync(dir).isDirectory()) throw new Error(`not a bundle folder: ${dir}`);
   const files = listFiles(dir);
-  const id = dir.replace(/[\\/]+$/, "").split(/[\\/]/).pop()!;
+  const id = dir
+    .replace(/[\\/]+$/, "")
+    .split(/[\\/]/)
+    .pop()!;
   return {
     id,
     files,

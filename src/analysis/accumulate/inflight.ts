@@ -1,11 +1,13 @@
+import type {Samples} from "../stats/column.ts";
+
 /**
  * Sweep over request intervals [start, end): time-weighted mean and peak of requests in flight
  * within [from, to]. At equal times ends are processed before starts, so a slot freed and reused
  * at the same instant does not count twice. Inputs are parallel arrays of ns.
  */
 export function inFlightProfile(
-  starts: Float64Array,
-  ends: Float64Array,
+  starts: Samples,
+  ends: Samples,
   from: number,
   to: number
 ): {mean: number | null; peak: number} {

@@ -1,3 +1,4 @@
+import type {Samples} from "../stats/column.ts";
 import type {DerivedRequest} from "../derive/request.ts";
 import type {FailureClass} from "../derive/outcome.ts";
 import {judgeSlo} from "../metrics/goodput.ts";
@@ -72,7 +73,7 @@ export interface PointFacts {
   repeats: RepeatFacts[];
   outcomes: Partial<Record<FailureClass | "success", number>>;
   failureExamples: FailureExample[];
-  columns: Map<string, Float64Array>;
+  columns: Map<string, Samples>;
   usageSources: Record<string, number>;
   finishReasons: Record<string, number>;
   outputLength: {checked: number; outside: number; expected: number | null; examples: number[]};
@@ -139,7 +140,7 @@ export class PointAccumulator {
     this.#config = config;
     this.#keepRows = keepRows;
     for (const m of REQUEST_METRICS) this.#columns.set(m.id, new Column());
-    for (const m of SAMPLE_METRICS) this.#columns.set(m.id, new Column(1024));
+    for (const m of SAMPLE_METRICS) this.#columns.set(m.id, new Column({precision: "f32", firstChunk: 1024}));
   }
 
   add(d: DerivedRequest): void {
@@ -281,7 +282,7 @@ export class PointAccumulator {
           : "measurement window unknown";
     }
     pooled.dispatchRate = dispatchSpanS > 0 ? dispatchIntervals / dispatchSpanS : null;
-    const columns = new Map<string, Float64Array>();
+    const columns = new Map<string, Samples>();
     for (const [id, col] of this.#columns) columns.set(id, col.values());
     return {
       point: this.point,

@@ -1,3 +1,4 @@
+import type {Samples} from "./column.ts";
 import {selectKth} from "./select.ts";
 
 /**
@@ -17,7 +18,7 @@ export function finiteValues(values: Iterable<number | null | undefined>): Float
 }
 
 /** Nearest-rank quantile of finite values; undefined for empty input or p outside [0, 1]. Reorders `xs`. */
-export function quantileNearestRank(xs: Float64Array, p: number): number | undefined {
+export function quantileNearestRank(xs: Samples, p: number): number | undefined {
   const n = xs.length;
   if (n === 0 || !(p >= 0 && p <= 1)) return undefined;
   const rank = Math.max(1, Math.ceil(p * n - 1e-9));
@@ -25,7 +26,7 @@ export function quantileNearestRank(xs: Float64Array, p: number): number | undef
 }
 
 /** R-7 (numpy linear) quantile of finite values; undefined for empty input. Reorders `xs`. */
-export function quantileR7(xs: Float64Array, p: number): number | undefined {
+export function quantileR7(xs: Samples, p: number): number | undefined {
   const n = xs.length;
   if (n === 0 || !(p >= 0 && p <= 1)) return undefined;
   const h = (n - 1) * p;
@@ -37,7 +38,7 @@ export function quantileR7(xs: Float64Array, p: number): number | undefined {
 }
 
 /** Median: the middle value, or the mean of the two middle values. Reorders `xs`. */
-export function median(xs: Float64Array): number | undefined {
+export function median(xs: Samples): number | undefined {
   const n = xs.length;
   if (n === 0) return undefined;
   const hi = selectKth(xs, n >> 1);
@@ -46,7 +47,7 @@ export function median(xs: Float64Array): number | undefined {
   return (lo + hi) / 2;
 }
 
-export function quantile(xs: Float64Array, p: number, method: QuantileMethod): number | undefined {
+export function quantile(xs: Samples, p: number, method: QuantileMethod): number | undefined {
   return method === "r7" ? quantileR7(xs, p) : quantileNearestRank(xs, p);
 }
 

@@ -1,9 +1,10 @@
+import type {Samples} from "./column.ts";
 /**
  * k-th smallest value (0-based) of `xs[lo..hi]`, in place, by Floyd–Rivest-style quickselect.
  * Linear time on average; reorders the array. Used by the quantile functions so large sample
  * columns (millions of chunk gaps) need no full sort.
  */
-export function selectKth(xs: Float64Array | number[], k: number, lo = 0, hi = xs.length - 1): number {
+export function selectKth(xs: Samples | number[], k: number, lo = 0, hi = xs.length - 1): number {
   while (hi > lo) {
     if (hi - lo > 600) {
       const n = hi - lo + 1;
@@ -38,7 +39,7 @@ export function selectKth(xs: Float64Array | number[], k: number, lo = 0, hi = x
   return xs[k]!;
 }
 
-function swap(xs: Float64Array | number[], i: number, j: number): void {
+function swap(xs: Samples | number[], i: number, j: number): void {
   const t = xs[i]!;
   xs[i] = xs[j]!;
   xs[j] = t;

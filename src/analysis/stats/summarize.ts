@@ -1,3 +1,4 @@
+import type {Samples} from "./column.ts";
 import {max, mean, min, std} from "./moments.ts";
 import {quantileR7, type QuantileMethod} from "./quantile.ts";
 import {selectKth} from "./select.ts";
@@ -42,7 +43,7 @@ export function withheldReason(key: PercentileKey, n: number): string | undefine
  * std is the population std (ddof 0) as the percentile-reporting peers do. Empty input gives nulls, never 0.
  * Reorders `values`.
  */
-export function summarize(values: Float64Array, method: QuantileMethod = "nearest-rank"): Summary {
+export function summarize(values: Samples, method: QuantileMethod = "nearest-rank"): Summary {
   const n = values.length;
   const withheld: Partial<Record<PercentileKey, string>> = {};
   const out: Summary = {
