@@ -5,7 +5,9 @@ import {join} from "node:path";
 import {FILE_NAMES, Manifest, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
 
 const ROLE_BY_NAME = new Map<string, FileRole>(
-  (Object.entries(FILE_NAMES) as [string, string][]).filter(([r]) => r !== "manifest").map(([r, n]) => [n, r as FileRole])
+  (Object.entries(FILE_NAMES) as [string, string][])
+    .filter(([r]) => r !== "manifest")
+    .map(([r, n]) => [n, r as FileRole])
 );
 
 /** sha256, size and newline count of a file, streamed. */

@@ -1,0 +1,52 @@
+import {createHash} from "node:crypto";
+import {readFileSync} from "node:fs";
+
+import type {Effects} from "../effects.ts";
+
+export interface CollectorInfo {
+  name: string;
+  version: string;
+  lockfileSha256: string | null;
+  gitCommit: string | null;
+  node: string | null;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+
+function readOr(path: URL): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Who collected: package version, lockfile digest, git commit (when run from a checkout), Node version. */
+export async function collectorInfo(fx: Pick<Effects, "exec">): Promise<CollectorInfo> {
+  const pkg = readOr(new URL("package.json", ROOT));
+  const lock = readOr(new URL("package-lock.json", ROOT));
+  let version = "0.0.0";
+  try {
+    version = String((JSON.parse(pkg?.toString("utf8") ?? "{}") as {version?: unknown}).version ?? version);
+  } catch {
+    // keep the default
+  }
+  let gitCommit: string | null = null;
+  const git = await fx.exec("git", ["-C", ROOT.pathname, "rev-parse", "HEAD"], {timeoutMs: 5000});
+  if (git.ok && git.code === 0 && /^[0-9a-f]{40}$/.test(git.stdout.trim())) {
+    gitCommit = git.stdout.trim();
+    const dirty = await fx.exec("git", ["-C", ROOT.pathname, "status", "--porcelain", "--untracked-files=no"], {
+      timeoutMs: 5000
+    });
+    if (dirty.ok && dirty.code === 0 && dirty.stdout.trim() !== "") gitCommit += "-dirty";
+  }
+  return {
+    name: "inferscope",
+    version,
+    lockfileSha256: lock ? createHash("sha256").update(lock).digest("hex") : null,
+    gitCommit,
+    node: process.version
+  };
+}
+
+export const isoOf = (wallMs: number): string => new Date(wallMs).toISOString();

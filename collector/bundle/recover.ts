@@ -1,0 +1,53 @@
+import {join} from "node:path";
+
+import {FILE_NAMES, type Manifest} from "../../src/analysis/schema/index.ts";
+import type {Effects} from "../effects.ts";
+import {anchorsFromNotes, DRAFT_FILE, finishBundle} from "../run/finish.ts";
+import {BUNDLE_JSONL} from "../writer/bundleWriter.ts";
+
+export class RecoverError extends Error {
+  override readonly name = "RecoverError";
+}
+
+/**
+ * Seals a bundle whose collector died (no manifest.json): cuts each torn tail back to the last newline
+ * (noted as "tail_truncated"), notes the resume, restores the clock anchors from the notes and seals the
+ * bundle as `partial`. The run itself is not continued: what was planned but not captured stays missing.
+ */
+export async function sealCrashedBundle(fx: Pick<Effects, "files" | "clock">, dir: string): Promise<Manifest> {
+  if (await fx.files.exists(join(dir, FILE_NAMES.manifest)))
+    throw new RecoverError(`${dir} is already sealed (manifest.json exists): a sealed bundle is never changed`);
+  const draftPath = join(dir, DRAFT_FILE);
+  if (!(await fx.files.exists(draftPath)))
+    throw new RecoverError(`${dir} has no ${DRAFT_FILE}: not an unsealed inferscope bundle (nothing to seal)`);
+  let draft: Omit<Manifest, "files">;
+  try {
+    draft = JSON.parse((await fx.files.readFile(draftPath)).toString("utf8")) as Omit<Manifest, "files">;
+  } catch (e) {
+    throw new RecoverError(`${draftPath} is not valid JSON: ${(e as Error).message}`);
+  }
+  const origin = BigInt(draft.monotonicOriginNs);
+  const clientPath = join(dir, FILE_NAMES.client_metrics);
+  const anchors = (await fx.files.exists(clientPath))
+    ? anchorsFromNotes((await fx.files.readFile(clientPath)).toString("utf8"))
+    : [];
+  const files = [FILE_NAMES.config, ...BUNDLE_JSONL.map((r) => FILE_NAMES[r])];
+  const sealedAt = new Date(fx.clock.wallMs()).toISOString();
+  const result = await finishBundle({
+    fx,
+    dir,
+    draft: {
+      ...draft,
+      status: "partial",
+      statusReason: `the collector stopped without sealing (crash or kill); sealed as partial by \`inferscope seal\` at ${sealedAt}`,
+      finishedAt: null,
+      clockAnchors: [...draft.clockAnchors, ...anchors.filter((a) => a.tNs > 0)]
+    },
+    files,
+    repairTails: true,
+    origin,
+    notes: [{event: "resume", detail: {action: "sealed_partial", sealedAt}}]
+  });
+  if (!result.manifest) throw new RecoverError(result.error ?? "sealing failed");
+  return result.manifest;
+}

@@ -1,0 +1,58 @@
+import type {Command} from "commander";
+
+import {isSummary} from "../../src/analysis/index.ts";
+import {CliError, EXIT} from "../cliError.ts";
+import {analyzeDir} from "./analyze.ts";
+import {defaultIo, type Io} from "./io.ts";
+
+export interface GateOptions {
+  minGoodput?: string;
+  strict?: boolean;
+}
+
+/**
+ * `gate`: a CI check over bundles. Fails (exit 4) when a bundle is INVALID (with --strict: not VALID)
+ * or a load point's goodput_pct is below --min-goodput (unknown goodput fails too), listing every reason.
+ */
+export async function gateCommand(dirs: readonly string[], o: GateOptions, io: Io): Promise<void> {
+  let min: number | null = null;
+  if (o.minGoodput !== undefined) {
+    min = Number(o.minGoodput);
+    if (!Number.isFinite(min) || min < 0 || min > 100)
+      throw new CliError(`--min-goodput expects a percentage 0..100, got ${JSON.stringify(o.minGoodput)}`, {
+        exitCode: EXIT.usage
+      });
+  }
+  const failures: string[] = [];
+  for (const dir of dirs) {
+    const report = await analyzeDir(dir);
+    const bad = o.strict ? report.verdict !== "VALID" : report.verdict === "INVALID";
+    const why: string[] = [];
+    if (bad) why.push(`verdict ${report.verdict}${report.verdict_reasons[0] ? `: ${report.verdict_reasons[0]}` : ""}`);
+    if (min !== null) {
+      for (const p of report.load_points) {
+        const g = p.metrics.goodput_pct;
+        const value = g && !isSummary(g) ? g.value : null;
+        if (value === null)
+          why.push(`${p.id}: goodput unknown${g && !isSummary(g) && g.reason ? ` (${g.reason})` : ""}`);
+        else if (value < min) why.push(`${p.id}: goodput ${value.toFixed(1)} % < ${min} %`);
+      }
+    }
+    io.out(
+      `${why.length ? "FAIL" : "PASS"} ${report.bundle} (verdict ${report.verdict}, ${report.load_points.length} load points)`
+    );
+    for (const w of why) io.out(`  ${w}`);
+    failures.push(...why.map((w) => `${report.bundle}: ${w}`));
+  }
+  if (failures.length > 0) throw new CliError(`gate failed: ${failures.length} reason(s)`, {exitCode: EXIT.notValid});
+}
+
+export function register(program: Command): void {
+  program
+    .command("gate")
+    .description("CI gate over bundles: exit 0 only when every bundle passes (see --strict, --min-goodput)")
+    .argument("<bundles...>", "bundle folders")
+    .option("--min-goodput <pct>", "every load point's goodput_pct must be at least this percentage")
+    .option("--strict", "INCONCLUSIVE fails too (default: only INVALID fails)")
+    .action(async (dirs: string[], o: GateOptions) => gateCommand(dirs, o, defaultIo()));
+}

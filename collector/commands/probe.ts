@@ -1,0 +1,65 @@
+import type {Command} from "commander";
+
+import {CliError, EXIT} from "../cliError.ts";
+import {defaultEffects, type Effects} from "../effects.ts";
+import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
+import {probeServer} from "../env/probe.ts";
+import {createRedactor, envSecrets, urlSecrets} from "../env/redact.ts";
+import {readConfig, defaultCollectDeps, type CollectDeps} from "./collect.ts";
+import {defaultIo, type Io} from "./io.ts";
+
+/** `probe`: fingerprint and capabilities of the target, no load. Prints JSON; exit 3 when unreachable. */
+export async function probeCommand(
+  o: {config?: string; hostLabel?: string},
+  io: Io,
+  fx: Effects = defaultEffects(),
+  deps: Pick<CollectDeps, "stream"> = defaultCollectDeps
+): Promise<void> {
+  if (o.config === undefined) throw new CliError("probe needs --config FILE", {exitCode: EXIT.usage});
+  const config = await readConfig(fx, o.config);
+  const keyEnv = config.target.api_key_env;
+  const apiKey = keyEnv ? (fx.env[keyEnv] ?? null) : null;
+  const redact = createRedactor([
+    apiKey,
+    ...Object.values(config.target.headers),
+    ...urlSecrets(config.target.base_url),
+    ...urlSecrets(config.target.metrics_url),
+    ...envSecrets(fx.env)
+  ]);
+  const probe = await probeServer({fx, stream: deps.stream, config, apiKey, redact, origin: fx.clock.nowNs()});
+  const out = redact.value({
+    target: {
+      base_url: redact.url(config.target.base_url),
+      model: config.target.model,
+      endpoint: config.target.endpoint
+    },
+    reachable: probe.reachable,
+    unreachable_reason: probe.unreachableReason,
+    capabilities: probe.capabilities,
+    server: {
+      engine: probe.engine,
+      engine_version: probe.engineVersion,
+      models: probe.models,
+      version: probe.version,
+      probe_stream: probe.stream
+    },
+    host: hostInfo(fx, o.hostLabel ?? null),
+    gpu: config.telemetry.gpu === "off" ? null : await gpuInfo(fx.exec),
+    runtime: runtimeInfo(),
+    env: allowlistedEnv(fx.env)
+  });
+  io.out(JSON.stringify(out, null, 2));
+  if (!probe.reachable)
+    throw new CliError(`target unreachable: ${redact.url(config.target.base_url)} (${probe.unreachableReason})`, {
+      exitCode: EXIT.unreachable
+    });
+}
+
+export function register(program: Command): void {
+  program
+    .command("probe")
+    .description("fingerprint the host and probe the target's capabilities without load (prints JSON)")
+    .option("--config <file>", "run config (YAML)")
+    .option("--host-label <label>", "host name to record")
+    .action(async (o: {config?: string; hostLabel?: string}) => probeCommand(o, defaultIo()));
+}

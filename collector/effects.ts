@@ -1,0 +1,192 @@
+import {execFile} from "node:child_process";
+import {constants, promises as fsp} from "node:fs";
+import {hostname} from "node:os";
+import {dirname} from "node:path";
+
+import {httpText, type HttpTextRequest, type HttpTextResponse} from "./httpText.ts";
+
+/**
+ * Everything the collector does to the outside world, behind small interfaces with real defaults
+ * (style.md §2). Tests pass fakes: a files effect that fails with ENOSPC, a manual signal source,
+ * an exec that pretends nvidia-smi exists.
+ */
+export interface Clock {
+  /** CLOCK_MONOTONIC in ns (process.hrtime.bigint()). */
+  nowNs(): bigint;
+  /** Wall clock, ms since the epoch: only for anchors and ISO stamps, never for durations. */
+  wallMs(): number;
+}
+
+export interface AppendFile {
+  write(text: string): Promise<void>;
+  /** fdatasync: what was written survives a crash. */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Files {
+  /** Creates a new folder; fails with EEXIST when it exists (bundles are never overwritten). */
+  mkdirNew(path: string): Promise<void>;
+  mkdirp(path: string): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  openAppend(path: string): Promise<AppendFile>;
+  readFile(path: string): Promise<Buffer>;
+  /** Temp file, fsync, rename, fsync of the folder. */
+  writeAtomic(path: string, text: string): Promise<void>;
+  truncate(path: string, length: number): Promise<void>;
+  size(path: string): Promise<number>;
+  /** Reads `length` bytes at `position` (fewer at the end of the file). */
+  readRange(path: string, position: number, length: number): Promise<Buffer>;
+  remove(path: string): Promise<void>;
+  list(dir: string): Promise<string[]>;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  /** Whether stderr is a terminal (progress bars) and where progress is drawn. */
+  readonly tty: boolean;
+  readonly stream: NodeJS.WritableStream;
+}
+
+export type ExecResult =
+  {ok: true; code: number; stdout: string; stderr: string} | {ok: false; notFound: boolean; error: string};
+export type Exec = (cmd: string, args: readonly string[], options: {timeoutMs: number}) => Promise<ExecResult>;
+
+export interface Signals {
+  /** Calls `handler` on SIGINT/SIGTERM; returns an unsubscribe function. */
+  on(handler: (signal: string) => void): () => void;
+}
+
+export interface Effects {
+  clock: Clock;
+  files: Files;
+  log: Logger;
+  exec: Exec;
+  http: (req: HttpTextRequest) => Promise<HttpTextResponse>;
+  signals: Signals;
+  env: Readonly<Record<string, string | undefined>>;
+  hostname: () => string;
+}
+
+export const realClock: Clock = {nowNs: () => process.hrtime.bigint(), wallMs: () => Date.now()};
+
+async function fsyncDir(dir: string): Promise<void> {
+  const h = await fsp.open(dir, constants.O_RDONLY);
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+export const realFiles: Files = {
+  mkdirNew: async (path) => {
+    await fsp.mkdir(dirname(path), {recursive: true});
+    await fsp.mkdir(path);
+  },
+  mkdirp: async (path) => {
+    await fsp.mkdir(path, {recursive: true});
+  },
+  exists: async (path) => {
+    try {
+      await fsp.access(path);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  openAppend: async (path) => {
+    const h = await fsp.open(path, "a");
+    return {
+      write: async (text) => {
+        const buf = Buffer.from(text, "utf8");
+        let off = 0;
+        while (off < buf.length) off += (await h.write(buf, off)).bytesWritten;
+      },
+      sync: () => h.datasync(),
+      close: () => h.close()
+    };
+  },
+  readFile: (path) => fsp.readFile(path),
+  writeAtomic: async (path, text) => {
+    const tmp = `${path}.tmp-${process.pid}`;
+    const h = await fsp.open(tmp, "w");
+    try {
+      await h.writeFile(text);
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await fsp.rename(tmp, path);
+    await fsyncDir(dirname(path));
+  },
+  truncate: async (path, length) => {
+    const h = await fsp.open(path, "r+");
+    try {
+      await h.truncate(length);
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  },
+  size: async (path) => (await fsp.stat(path)).size,
+  readRange: async (path, position, length) => {
+    const h = await fsp.open(path, "r");
+    try {
+      const buf = Buffer.alloc(length);
+      const {bytesRead} = await h.read(buf, 0, length, position);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await h.close();
+    }
+  },
+  remove: (path) => fsp.rm(path, {force: true}),
+  list: (dir) => fsp.readdir(dir)
+};
+
+export const realExec: Exec = (cmd, args, {timeoutMs}) =>
+  new Promise((resolve) => {
+    execFile(cmd, args, {timeout: timeoutMs, maxBuffer: 4 << 20, encoding: "utf8"}, (err, stdout, stderr) => {
+      if (err && (err as NodeJS.ErrnoException).code === "ENOENT")
+        resolve({ok: false, notFound: true, error: `${cmd} not found`});
+      else if (err && typeof (err as {code?: unknown}).code !== "number")
+        resolve({ok: false, notFound: false, error: `${cmd} failed: ${err.message.split("\n")[0]}`});
+      else resolve({ok: true, code: err ? Number((err as {code?: unknown}).code) : 0, stdout, stderr});
+    });
+  });
+
+export const realSignals: Signals = {
+  on: (handler) => {
+    const h = (s: NodeJS.Signals) => handler(s);
+    process.on("SIGINT", h);
+    process.on("SIGTERM", h);
+    return () => {
+      process.off("SIGINT", h);
+      process.off("SIGTERM", h);
+    };
+  }
+};
+
+export function stderrLogger(): Logger {
+  return {
+    info: (m) => process.stderr.write(`${m}\n`),
+    warn: (m) => process.stderr.write(`warning: ${m}\n`),
+    tty: Boolean(process.stderr.isTTY),
+    stream: process.stderr
+  };
+}
+
+export function defaultEffects(overrides: Partial<Effects> = {}): Effects {
+  return {
+    clock: realClock,
+    files: realFiles,
+    log: stderrLogger(),
+    exec: realExec,
+    http: httpText,
+    signals: realSignals,
+    env: process.env,
+    hostname: () => hostname(),
+    ...overrides
+  };
+}

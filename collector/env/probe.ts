@@ -1,0 +1,226 @@
+import type {RunConfig} from "../../src/analysis/schema/config.ts";
+import type {Effects} from "../effects.ts";
+import {HttpTextError} from "../httpText.ts";
+import {baseHeaders, endpointUrl, requestBody, serverRoot} from "../run/request.ts";
+import type {StreamFn} from "../run/streamTypes.ts";
+import {engineFromMetrics} from "../telemetry/prometheus.ts";
+import type {Redactor} from "./redact.ts";
+
+export interface StreamProbe {
+  ok: boolean;
+  httpStatus: number | null;
+  events: number;
+  usageSource: string;
+  error: string | null;
+}
+
+export interface ServerProbe {
+  reachable: boolean;
+  unreachableReason: string | null;
+  modelsStatus: number | null;
+  models: unknown;
+  modelIds: string[];
+  version: Record<string, unknown>;
+  engine: string | null;
+  engineVersion: string | null;
+  metricsUrl: string;
+  metricsOk: boolean;
+  metricsError: string | null;
+  tokenize: boolean;
+  stream: StreamProbe | null;
+  /** Whether requests carry stream_options.continuous_usage_stats. */
+  continuousUsage: boolean;
+  downgrade: string | null;
+  capabilities: Record<string, unknown>;
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+};
+
+/** Allowlisted facts of llama.cpp's /props (it also carries the chat template and sampling defaults). */
+function propsFacts(v: unknown): Record<string, unknown> | null {
+  if (v === null || typeof v !== "object") return null;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of ["build_info", "model_path", "total_slots", "modalities"]) if (k in o) out[k] = o[k];
+  const d = o.default_generation_settings as Record<string, unknown> | undefined;
+  if (d && typeof d === "object" && "n_ctx" in d) out.n_ctx = d.n_ctx;
+  return Object.keys(out).length ? out : null;
+}
+
+export function authHeaders(apiKey: string | null, extra: Record<string, string>): Record<string, string> {
+  const h = baseHeaders(apiKey, extra);
+  delete h["content-type"];
+  h.accept = "application/json";
+  return h;
+}
+
+/** POST /tokenize (vLLM `{model, prompt}`, llama.cpp `{content}`) → token count, or null. */
+export function tokenCounter(fx: Pick<Effects, "http">, config: RunConfig, apiKey: string | null) {
+  const url = `${serverRoot(config.target.base_url)}/tokenize`;
+  const headers = {...baseHeaders(apiKey, config.target.headers), accept: "application/json"};
+  return async (text: string): Promise<number | null> => {
+    for (const body of [{model: config.target.model, prompt: text}, {content: text}]) {
+      try {
+        const r = await fx.http({url, method: "POST", headers, body: JSON.stringify(body), timeoutMs: 10_000});
+        if (r.status < 200 || r.status >= 300) continue;
+        const v = parseJson(r.body) as {count?: unknown; tokens?: unknown} | null;
+        if (v && typeof v.count === "number") return v.count;
+        if (v && Array.isArray(v.tokens)) return v.tokens.length;
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  };
+}
+
+/**
+ * Probes the target without load: /v1/models (reachability), version endpoints, /metrics, /tokenize, and
+ * one tiny streamed request (streaming, usage in the stream, continuous usage with a downgrade on 400).
+ */
+export async function probeServer(options: {
+  fx: Pick<Effects, "http" | "clock">;
+  stream: StreamFn | null;
+  config: RunConfig;
+  apiKey: string | null;
+  redact: Redactor;
+  origin: bigint;
+}): Promise<ServerProbe> {
+  const {fx, config, apiKey, redact} = options;
+  const base = config.target.base_url.replace(/\/+$/, "");
+  const root = serverRoot(base);
+  const headers = authHeaders(apiKey, config.target.headers);
+  const connectMs = Math.min(config.target.timeouts.connect_ms, 15_000);
+  const metricsUrl = config.target.metrics_url ?? `${root}/metrics`;
+  const probe: ServerProbe = {
+    reachable: false,
+    unreachableReason: null,
+    modelsStatus: null,
+    models: null,
+    modelIds: [],
+    version: {},
+    engine: config.target.engine ?? null,
+    engineVersion: config.target.engine_version ?? null,
+    metricsUrl: redact.url(metricsUrl),
+    metricsOk: false,
+    metricsError: null,
+    tokenize: false,
+    stream: null,
+    continuousUsage: config.workload.continuous_usage === "on",
+    downgrade: null,
+    capabilities: {}
+  };
+  try {
+    const r = await fx.http({url: `${base}/models`, headers, timeoutMs: connectMs});
+    probe.reachable = true;
+    probe.modelsStatus = r.status;
+    const v = parseJson(r.body);
+    probe.models = v === null ? null : redact.value(v);
+    const data = (v as {data?: unknown} | null)?.data;
+    if (Array.isArray(data)) probe.modelIds = data.map((m) => String((m as {id?: unknown}).id ?? "")).filter(Boolean);
+    if (!probe.engine && Array.isArray(data)) {
+      const owner = String((data[0] as {owned_by?: unknown})?.owned_by ?? "");
+      if (/vllm/i.test(owner)) probe.engine = "vllm";
+      else if (/llama/i.test(owner)) probe.engine = "llama.cpp";
+      else if (/sglang/i.test(owner)) probe.engine = "sglang";
+    }
+  } catch (e) {
+    probe.unreachableReason = e instanceof HttpTextError ? `${e.kind}: ${e.message}` : (e as Error).message;
+    probe.unreachableReason = redact(probe.unreachableReason);
+    return probe;
+  }
+  for (const path of ["/version", "/props"]) {
+    try {
+      const r = await fx.http({url: `${root}${path}`, headers, timeoutMs: connectMs});
+      if (r.status < 200 || r.status >= 300) continue;
+      const v = parseJson(r.body);
+      const facts = path === "/props" ? propsFacts(v) : v;
+      if (facts !== null) probe.version[path] = redact.value(facts);
+    } catch {
+      // optional endpoint
+    }
+  }
+  const ver = probe.version["/version"] as {version?: unknown} | undefined;
+  const props = probe.version["/props"] as {build_info?: unknown} | undefined;
+  if (!probe.engineVersion && typeof ver?.version === "string") probe.engineVersion = ver.version;
+  if (!probe.engineVersion && typeof props?.build_info === "string") probe.engineVersion = props.build_info;
+  if (!probe.engine && props) probe.engine = "llama.cpp";
+  if (config.telemetry.server_metrics !== "off") {
+    try {
+      const r = await fx.http({url: metricsUrl, headers: {accept: "text/plain"}, timeoutMs: connectMs});
+      probe.metricsOk = r.status >= 200 && r.status < 300;
+      if (!probe.metricsOk) probe.metricsError = redact(`http ${r.status}`);
+      else probe.engine ??= engineFromMetrics(r.body);
+    } catch (e) {
+      probe.metricsError = redact((e as Error).message);
+    }
+  }
+  probe.tokenize = (await tokenCounter(fx, config, apiKey)("hello world")) !== null;
+  if (options.stream) await probeStream(options, probe);
+  probe.capabilities = {
+    models_endpoint: probe.modelsStatus !== null && probe.modelsStatus >= 200 && probe.modelsStatus < 300,
+    model_listed: probe.modelIds.length === 0 ? null : probe.modelIds.includes(config.target.model),
+    streaming: probe.stream ? probe.stream.ok : null,
+    usage_in_stream: probe.stream ? probe.stream.usageSource !== "none" : null,
+    usage_source: probe.stream?.usageSource ?? null,
+    continuous_usage_requested: probe.continuousUsage,
+    continuous_usage_sent: probe.stream ? probe.stream.usageSource === "server_continuous" : null,
+    continuous_usage_downgrade: probe.downgrade,
+    metrics: probe.metricsOk,
+    metrics_url: probe.metricsUrl,
+    metrics_error: probe.metricsError,
+    tokenize: probe.tokenize,
+    version_endpoints: Object.keys(probe.version)
+  };
+  return probe;
+}
+
+async function probeStream(
+  options: Parameters<typeof probeServer>[0] & {stream: StreamFn | null},
+  probe: ServerProbe
+): Promise<void> {
+  const {config, apiKey, redact, fx} = options;
+  const t = config.target.timeouts;
+  const send = async (continuous: boolean) => {
+    const body = requestBody({
+      model: config.target.model,
+      endpoint: config.target.endpoint,
+      prompt: "hello",
+      maxTokens: 4,
+      temperature: config.workload.temperature,
+      ignoreEos: config.workload.ignore_eos,
+      continuousUsage: continuous
+    });
+    return options.stream!({
+      url: endpointUrl(config.target.base_url, config.target.endpoint),
+      headers: {...baseHeaders(apiKey, config.target.headers), "x-request-id": "inferscope-probe"},
+      body,
+      timeouts: {connectMs: t.connect_ms, headersMs: t.headers_ms, idleMs: t.idle_ms, totalMs: t.total_ms ?? 120_000},
+      origin: options.origin,
+      clock: () => fx.clock.nowNs(),
+      redact
+    });
+  };
+  const mode = config.workload.continuous_usage;
+  let r = await send(mode !== "off");
+  probe.continuousUsage = mode !== "off";
+  if (mode === "auto" && r.httpStatus === 400) {
+    probe.downgrade = "server answered 400 to stream_options.continuous_usage_stats; requests are sent without it";
+    probe.continuousUsage = false;
+    r = await send(false);
+  }
+  const ok = r.httpStatus !== null && r.httpStatus >= 200 && r.httpStatus < 300 && r.events.length > 0;
+  probe.stream = {
+    ok,
+    httpStatus: r.httpStatus,
+    events: r.events.length,
+    usageSource: r.usageSource,
+    error: r.errorMessage ?? r.transportError
+  };
+}

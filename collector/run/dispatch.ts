@@ -1,0 +1,82 @@
+import type {Clock} from "../effects.ts";
+import {Semaphore, type RunControl} from "./control.ts";
+import type {Pacer} from "./streamTypes.ts";
+
+/** Sends one planned request and records it; never rejects. */
+export type SendFn = (index: number, tSchedNs: number) => Promise<void>;
+
+export interface PhaseContext {
+  control: RunControl;
+  clock: Clock;
+  origin: bigint;
+  send: SendFn;
+}
+
+const rel = (ctx: PhaseContext, t: bigint) => Number(t - ctx.origin);
+
+/**
+ * Closed loop: exactly `concurrency` requests in flight. The first `concurrency` requests are scheduled
+ * at the phase start; every later one at the moment its slot freed (its predecessor ended) and is sent
+ * right away. Stops after `count` requests or, duration-bound, when no new request may start.
+ * Returns the number dispatched.
+ */
+export async function runClosedLoop(
+  ctx: PhaseContext,
+  o: {concurrency: number; count: number | null; durationNs: number | null}
+): Promise<number> {
+  const start = ctx.clock.nowNs();
+  const deadline = o.durationNs === null ? null : start + BigInt(Math.round(o.durationNs));
+  let next = 0;
+  const worker = async () => {
+    let tSched = rel(ctx, start);
+    for (;;) {
+      if (ctx.control.stopped) return;
+      if (o.count !== null && next >= o.count) return;
+      if (deadline !== null && ctx.clock.nowNs() >= deadline) return;
+      const i = next++;
+      await ctx.send(i, tSched);
+      tSched = rel(ctx, ctx.clock.nowNs());
+    }
+  };
+  await Promise.all(Array.from({length: o.concurrency}, worker));
+  return next;
+}
+
+/**
+ * Open loop: request i is due at phase start + offsetsNs[i] (pre-generated, already written to
+ * schedule.jsonl). The pacer waits for each deadline; latency counts from the schedule, so a late
+ * dispatch shows up as dispatch lag, never hidden. With `maxConcurrency`, a request waits for a free slot
+ * (its scheduled time unchanged). Returns the phase start (monotonic) and the number dispatched.
+ */
+export async function runOpenLoop(
+  ctx: PhaseContext,
+  o: {offsetsNs: readonly number[]; maxConcurrency: number | null; pacer: Pacer; onStart?: (t0: bigint) => void}
+): Promise<number> {
+  const t0 = ctx.clock.nowNs();
+  o.onStart?.(t0);
+  const base = rel(ctx, t0);
+  const slots = o.maxConcurrency === null ? null : new Semaphore(o.maxConcurrency);
+  const pending = new Set<Promise<void>>();
+  const stopped = ctx.control.onStop();
+  const stopWake = () => slots?.releaseAll();
+  void stopped.then(stopWake);
+  let dispatched = 0;
+  for (let i = 0; i < o.offsetsNs.length; i++) {
+    if (ctx.control.stopped) break;
+    const offset = o.offsetsNs[i]!;
+    await Promise.race([o.pacer.waitUntil(t0 + BigInt(offset)), stopped]);
+    if (ctx.control.stopped) break;
+    if (slots) {
+      await slots.acquire();
+      if (ctx.control.stopped) break;
+    }
+    dispatched++;
+    const p: Promise<void> = ctx.send(i, base + offset).finally(() => {
+      slots?.release();
+      pending.delete(p);
+    });
+    pending.add(p);
+  }
+  await Promise.all(pending);
+  return dispatched;
+}

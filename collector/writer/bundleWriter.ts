@@ -1,0 +1,117 @@
+import {join} from "node:path";
+
+import {
+  FILE_NAMES,
+  type ClientRecord,
+  type GpuSample,
+  type RequestRecord,
+  type ScheduleRecord,
+  type ServerScrape
+} from "../../src/analysis/schema/index.ts";
+import type {Files} from "../effects.ts";
+import {JsonlWriter} from "./jsonlWriter.ts";
+import type {TailRepair} from "./tail.ts";
+
+type NoteRecord = Extract<ClientRecord, {kind: "note"}>;
+
+interface Writers {
+  requests: JsonlWriter<RequestRecord>;
+  schedule: JsonlWriter<ScheduleRecord>;
+  client_metrics: JsonlWriter<ClientRecord>;
+  server_metrics: JsonlWriter<ServerScrape>;
+  gpu_metrics: JsonlWriter<GpuSample>;
+}
+
+export interface BundleWriterOptions {
+  fsyncIntervalMs: number;
+  /** How often buffered records are handed to the file system (default 100 ms, at most fsyncIntervalMs). */
+  flushIntervalMs?: number;
+  onError?: (error: Error, path: string) => void;
+}
+
+/** The JSONL files a collected bundle always has. */
+export const BUNDLE_JSONL = ["requests", "schedule", "client_metrics", "server_metrics", "gpu_metrics"] as const;
+
+/**
+ * The durable side of a run: one append-only writer per JSONL file, a flush timer and an fsync timer
+ * (the fsync interval is the durability bound recorded in the manifest).
+ */
+export class BundleWriter {
+  readonly dir: string;
+  readonly requests: JsonlWriter<RequestRecord>;
+  readonly schedule: JsonlWriter<ScheduleRecord>;
+  readonly client: JsonlWriter<ClientRecord>;
+  readonly server: JsonlWriter<ServerScrape>;
+  readonly gpu: JsonlWriter<GpuSample>;
+  /** Tail repairs done when an existing bundle was reopened (resume). */
+  readonly repairs: {file: string; repair: TailRepair}[];
+  #timers: NodeJS.Timeout[] = [];
+  #error: {error: Error; path: string} | null = null;
+
+  private constructor(dir: string, w: Writers, repairs: BundleWriter["repairs"]) {
+    this.dir = dir;
+    this.requests = w.requests;
+    this.schedule = w.schedule;
+    this.client = w.client_metrics;
+    this.server = w.server_metrics;
+    this.gpu = w.gpu_metrics;
+    this.repairs = repairs;
+  }
+
+  static async open(files: Files, dir: string, options: BundleWriterOptions): Promise<BundleWriter> {
+    let self: BundleWriter | null = null;
+    const onError = (error: Error, path: string) => {
+      if (self && !self.#error) self.#error = {error, path};
+      options.onError?.(error, path);
+    };
+    const writers: Partial<Record<string, unknown>> = {};
+    const repairs: BundleWriter["repairs"] = [];
+    for (const role of BUNDLE_JSONL) {
+      const name = FILE_NAMES[role];
+      const {writer, repair} = await JsonlWriter.open(files, join(dir, name), {onError});
+      writers[role] = writer;
+      if (repair && repair.truncatedBytes > 0) repairs.push({file: name, repair});
+    }
+    self = new BundleWriter(dir, writers as unknown as Writers, repairs);
+    const flushMs = Math.min(options.flushIntervalMs ?? 100, options.fsyncIntervalMs);
+    self.#timers.push(setInterval(() => void self!.flush(), flushMs));
+    self.#timers.push(setInterval(() => void self!.sync(), options.fsyncIntervalMs));
+    return self;
+  }
+
+  get all(): JsonlWriter<{seq: number}>[] {
+    return [this.requests, this.schedule, this.client, this.server, this.gpu] as unknown as JsonlWriter<{
+      seq: number;
+    }>[];
+  }
+
+  /** The first write error, if any (the run must stop: exit 5). */
+  get failure(): {error: Error; path: string} | null {
+    return this.#error;
+  }
+
+  note(
+    tNs: number,
+    event: string,
+    detail: Record<string, unknown> = {},
+    point: string | null = null,
+    repeat: number | null = null
+  ): void {
+    this.client.append({kind: "note", tNs, event, point, repeat, detail} satisfies Omit<NoteRecord, "seq">);
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.all.map((w) => w.flush()));
+  }
+
+  async sync(): Promise<void> {
+    await Promise.all(this.all.map((w) => w.sync()));
+  }
+
+  /** Stops the timers, writes and fsyncs everything, closes the files. */
+  async close(): Promise<void> {
+    for (const t of this.#timers) clearInterval(t);
+    this.#timers = [];
+    await Promise.all(this.all.map((w) => w.close()));
+  }
+}
