@@ -1,0 +1,409 @@
+import {createHash} from "node:crypto";
+import {request as httpRequest, type Agent, type ClientRequest, type IncomingMessage} from "node:http";
+import {request as httpsRequest} from "node:https";
+import type {Socket} from "node:net";
+
+import type {SseEvent, TransportError, Usage, UsageSource} from "../../src/analysis/schema/records.ts";
+import {defaultAgent} from "./agent.ts";
+import {classifyError} from "./errors.ts";
+import {StreamAccumulator, type ServerTimingsValue} from "./events.ts";
+import {SseReader, type SseSink} from "./sse.ts";
+
+export interface StreamTimeouts {
+  /** Until the TCP connection is established (skipped for a reused keep-alive socket). */
+  connectMs: number;
+  /** From dispatch until the response headers. */
+  headersMs: number;
+  /** Longest silence between body chunks (from the headers on). */
+  idleMs: number;
+  /** Whole request, from the call. */
+  totalMs?: number;
+}
+
+export interface StreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeouts: StreamTimeouts;
+  /** The run's monotonic origin; every time in the result is Number(clock() - origin). */
+  origin: bigint;
+  clock?: () => bigint;
+  signal?: AbortSignal;
+  agent?: Agent;
+  /** Largest SSE event (bytes of its data) accepted; default 16 MiB → transportError "event_too_large". */
+  maxEventBytes?: number;
+  /** Keep responseText/reasoningText (the digest is computed either way). */
+  keepText?: boolean;
+  /** Applied to every error message and body excerpt. */
+  redact?: (s: string) => string;
+}
+
+export interface StreamResult {
+  /** When the socket was connected (null for a reused socket or when it never connected). */
+  tConnNs: number | null;
+  tDispNs: number | null;
+  tHdrNs: number | null;
+  tByte1Ns: number | null;
+  tEndNs: number | null;
+  events: SseEvent[];
+  httpStatus: number | null;
+  finishReason: string | null;
+  usage: Usage | null;
+  usageSource: UsageSource;
+  serverTimings: ServerTimingsValue | null;
+  transportError: TransportError | null;
+  errorMessage: string | null;
+  responseText: string;
+  reasoningText: string;
+  responseDigest: string | null;
+  /** The request went out on a reused keep-alive socket. */
+  socketReused: boolean;
+}
+
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+const EXCERPT_BYTES = 4096;
+const identity = (s: string): string => s;
+
+/**
+ * One streamed request over node:http, recording raw timestamps and events; never retries.
+ *
+ * Times: tDispNs right after the request (headers and body in one write) was handed to a connected
+ * socket; tHdrNs at the 'response' event; tByte1Ns at the first body chunk; each event gets the
+ * arrival time of the socket chunk that completed it (one clock reading per chunk, shared by every
+ * event completed in that chunk); tEndNs at the end of the body, an error, a timeout or an abort.
+ *
+ * Never rejects for server or network faults (they become transportError/httpStatus/errorMessage);
+ * rejects only for programmer errors (bad URL, bad timeouts, non-bigint origin).
+ */
+export function streamRequest(req: StreamRequest): Promise<StreamResult> {
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    return Promise.reject(new Error(`streamRequest: invalid url ${JSON.stringify(req.url)}`));
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return Promise.reject(
+      new Error(`streamRequest: unsupported protocol ${JSON.stringify(url.protocol)} in ${req.url}`)
+    );
+  }
+  const t = req.timeouts;
+  for (const k of ["connectMs", "headersMs", "idleMs"] as const) {
+    if (!(typeof t[k] === "number" && t[k] > 0)) {
+      return Promise.reject(new Error(`streamRequest: timeouts.${k} must be a positive number, got ${String(t[k])}`));
+    }
+  }
+  if (t.totalMs !== undefined && !(t.totalMs > 0)) {
+    return Promise.reject(new Error(`streamRequest: timeouts.totalMs must be positive, got ${t.totalMs}`));
+  }
+  if (typeof req.origin !== "bigint") {
+    return Promise.reject(new Error(`streamRequest: origin must be a bigint, got ${typeof req.origin}`));
+  }
+  return new Promise<StreamResult>((resolve) => new Call(req, url, resolve).start());
+}
+
+type Phase = "connect" | "headers" | "body" | "done";
+
+/** State of one request. Handlers are bound once per request; nothing is allocated per chunk except the event tuple. */
+class Call implements SseSink {
+  private readonly r: StreamRequest;
+  private readonly url: URL;
+  private readonly resolve: (r: StreamResult) => void;
+  private readonly clock: () => bigint;
+  private readonly origin: bigint;
+  private readonly redact: (s: string) => string;
+  private readonly maxEventBytes: number;
+  private readonly acc: StreamAccumulator;
+  private readonly events: SseEvent[] = [];
+  private phase: Phase = "connect";
+  private req: ClientRequest | null = null;
+  private socket: Socket | null = null;
+  private socketError: Error | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private tStart = 0;
+  private tConn: number | null = null;
+  private tDisp: number | null = null;
+  private tHdr: number | null = null;
+  private tByte1: number | null = null;
+  private tEnd: number | null = null;
+  /** Arrival time of the chunk being parsed. */
+  private tChunk = 0;
+  private tLastData = 0;
+  private status: number | null = null;
+  private sse = false;
+  private sawDone = false;
+  private reader: SseReader | null = null;
+  private excerpt: Buffer[] = [];
+  private excerptBytes = 0;
+  private reused = false;
+
+  private readonly onSocketBound = (s: Socket): void => this.onSocket(s);
+  private readonly onConnectBound = (): void => this.onConnect();
+  private readonly onSocketErrorBound = (e: Error): void => void (this.socketError = e);
+  private readonly onResponseBound = (res: IncomingMessage): void => this.onResponse(res);
+  private readonly onReqErrorBound = (e: Error): void => this.onError(e);
+  private readonly onSseDataBound = (b: Buffer): void => this.onSseData(b);
+  private readonly onOtherDataBound = (b: Buffer): void => this.onOtherData(b);
+  private readonly onEndBound = (): void => this.onEnd();
+  private readonly onResErrorBound = (e: Error): void => this.onResError(e);
+  private readonly onTimerBound = (): void => this.onTimer();
+  private readonly onAbortBound = (): void => this.fail("client_abort", "aborted by the client");
+
+  constructor(r: StreamRequest, url: URL, resolve: (r: StreamResult) => void) {
+    this.r = r;
+    this.url = url;
+    this.resolve = resolve;
+    this.clock = r.clock ?? process.hrtime.bigint;
+    this.origin = r.origin;
+    this.redact = r.redact ?? identity;
+    this.maxEventBytes = r.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.acc = new StreamAccumulator(r.keepText === true);
+  }
+
+  private now(): number {
+    return Number(this.clock() - this.origin);
+  }
+
+  start(): void {
+    this.tStart = this.now();
+    const signal = this.r.signal;
+    if (signal?.aborted) return this.fail("client_abort", "aborted by the client before dispatch");
+    signal?.addEventListener("abort", this.onAbortBound, {once: true});
+    const headers: Record<string, string | number> = {...this.r.headers};
+    if (!hasHeader(headers, "content-type")) headers["content-type"] = "application/json";
+    headers["content-length"] = Buffer.byteLength(this.r.body);
+    const u = this.url;
+    const request = u.protocol === "https:" ? httpsRequest : httpRequest;
+    let req: ClientRequest;
+    try {
+      req = request({
+        protocol: u.protocol,
+        hostname: u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname,
+        port: u.port === "" ? undefined : Number(u.port),
+        path: u.pathname + u.search,
+        method: "POST",
+        headers,
+        agent: this.r.agent ?? defaultAgent(u)
+      });
+    } catch (e) {
+      return this.fail("other", `request setup failed: ${(e as Error).message}`);
+    }
+    this.req = req;
+    req.on("socket", this.onSocketBound);
+    req.on("response", this.onResponseBound);
+    req.on("error", this.onReqErrorBound);
+    this.arm();
+  }
+
+  private onSocket(s: Socket): void {
+    if (this.phase === "done") return;
+    this.socket = s;
+    s.on("error", this.onSocketErrorBound);
+    this.reused = this.req?.reusedSocket === true;
+    if (s.connecting) s.once("connect", this.onConnectBound);
+    else this.dispatch();
+  }
+
+  private onConnect(): void {
+    if (this.phase === "done") return;
+    this.tConn = this.now();
+    this.dispatch();
+  }
+
+  /** Hands headers and body to the connected socket in one write. */
+  private dispatch(): void {
+    if (this.phase !== "connect" || this.req === null) return;
+    this.req.end(this.r.body);
+    this.tDisp = this.now();
+    this.phase = "headers";
+    this.arm();
+  }
+
+  private onResponse(res: IncomingMessage): void {
+    if (this.phase === "done") return;
+    const t = this.now();
+    this.tHdr = t;
+    this.tLastData = t;
+    this.phase = "body";
+    const status = res.statusCode ?? null;
+    this.status = status;
+    const ct = res.headers["content-type"];
+    this.sse =
+      status !== null && status >= 200 && status < 300 && typeof ct === "string" && /text\/event-stream/i.test(ct);
+    if (this.sse) {
+      this.reader = new SseReader(this.maxEventBytes, this);
+      res.on("data", this.onSseDataBound);
+    } else res.on("data", this.onOtherDataBound);
+    res.on("end", this.onEndBound);
+    res.on("error", this.onResErrorBound);
+    this.arm();
+  }
+
+  private onSseData(b: Buffer): void {
+    if (this.phase === "done") return;
+    const t = this.now();
+    if (this.tByte1 === null) this.tByte1 = t;
+    this.tChunk = t;
+    this.tLastData = t;
+    this.reader!.write(b);
+  }
+
+  onEvent(data: string, eventType: string | undefined, bytes: number): void {
+    if (this.phase === "done") return;
+    const kind = this.acc.push(data, eventType);
+    this.events.push([this.tChunk, bytes, kind, this.acc.delta]);
+    if (kind === "done") this.sawDone = true;
+  }
+
+  onTooLarge(what: string): void {
+    this.fail("event_too_large", what);
+  }
+
+  private onOtherData(b: Buffer): void {
+    if (this.phase === "done") return;
+    const t = this.now();
+    if (this.tByte1 === null) this.tByte1 = t;
+    this.tLastData = t;
+    if (this.excerptBytes < EXCERPT_BYTES) {
+      const part = b.subarray(0, EXCERPT_BYTES - this.excerptBytes);
+      this.excerpt.push(part);
+      this.excerptBytes += part.length;
+    }
+  }
+
+  private onEnd(): void {
+    if (this.phase === "done") return;
+    this.tEnd = this.now();
+    // An event without its terminating blank line is discarded (SSE spec).
+    this.reader?.end();
+    if ((this.phase as Phase) !== "done") this.finish(null, null, true);
+  }
+
+  /** The response stream failed after the headers: RST (socket error) or FIN before the body was complete. */
+  private onResError(e: Error): void {
+    if (this.phase === "done") return;
+    if (this.socketError !== null) return this.fail("conn_reset", this.socketError.message);
+    // A clean FIN without the end of the body is not a transport error: the analyzer sees no terminal marker.
+    void e;
+    this.tEnd = this.now();
+    this.finish(null, null, false);
+  }
+
+  private onError(e: Error): void {
+    if (this.phase === "done") return;
+    const cls = classifyError(e, this.phase === "body" || this.tDisp !== null);
+    this.fail(cls, e.message);
+  }
+
+  private deadline(): {at: number; cls: TransportError; what: string} {
+    const t = this.r.timeouts;
+    let at: number;
+    let cls: TransportError;
+    let what: string;
+    if (this.phase === "connect") {
+      at = this.tStart + t.connectMs * 1e6;
+      cls = "conn_refused";
+      what = `connect timeout after ${t.connectMs} ms`;
+    } else if (this.phase === "headers") {
+      at = this.tDisp! + t.headersMs * 1e6;
+      cls = "timeout_headers";
+      what = `no response headers within ${t.headersMs} ms`;
+    } else {
+      at = this.tLastData + t.idleMs * 1e6;
+      cls = "timeout_body";
+      what = `stream idle for more than ${t.idleMs} ms`;
+    }
+    if (t.totalMs !== undefined) {
+      const total = this.tStart + t.totalMs * 1e6;
+      if (total <= at)
+        return {at: total, cls: "timeout_total", what: `request exceeded its total deadline of ${t.totalMs} ms`};
+    }
+    return {at, cls, what};
+  }
+
+  /** One timer per request; the idle deadline moves with every chunk but the timer is only re-armed when it fires. */
+  private arm(): void {
+    if (this.phase === "done") return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    const wait = (this.deadline().at - this.now()) / 1e6;
+    this.timer = setTimeout(this.onTimerBound, Math.max(1, Math.ceil(wait)));
+  }
+
+  private onTimer(): void {
+    this.timer = null;
+    if (this.phase === "done") return;
+    const d = this.deadline();
+    if (this.now() < d.at) return this.arm();
+    if (d.cls === "timeout_body" && this.sawDone) {
+      // The stream said [DONE] but the server kept the response open: complete, not a fault.
+      this.tEnd = this.now();
+      return this.finish(null, null, false);
+    }
+    this.fail(d.cls, d.what);
+  }
+
+  private fail(cls: TransportError, message: string): void {
+    if (this.phase === "done") return;
+    this.tEnd = this.now();
+    this.finish(cls, message, false);
+  }
+
+  private finish(cls: TransportError | null, message: string | null, clean: boolean): void {
+    this.phase = "done";
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.r.signal?.removeEventListener("abort", this.onAbortBound);
+    if (this.socket !== null) {
+      this.socket.off("error", this.onSocketErrorBound);
+      this.socket.off("connect", this.onConnectBound);
+    }
+    const req = this.req;
+    if (req !== null && !clean) {
+      // Never hand a half-read socket back to the pool. Keep a listener so a late error is not unhandled.
+      req.on("error", noop);
+      req.destroy();
+    }
+    const acc = this.acc;
+    const fin = acc.finish(this.events);
+    let errorMessage: string | null = message === null ? null : this.redact(message);
+    if (!this.sse && this.status !== null && this.excerptBytes > 0) {
+      const text = this.redact(Buffer.concat(this.excerpt).toString("utf8"));
+      errorMessage = errorMessage === null ? text : `${errorMessage}; body: ${text}`;
+    } else if (
+      !this.sse &&
+      this.status !== null &&
+      errorMessage === null &&
+      (this.status < 200 || this.status >= 300)
+    ) {
+      errorMessage = this.redact(`http status ${this.status} with an empty body`);
+    } else if (!this.sse && this.status !== null && errorMessage === null) {
+      errorMessage = this.redact("response is not an event stream and has an empty body");
+    }
+    this.resolve({
+      tConnNs: this.tConn,
+      tDispNs: this.tDisp,
+      tHdrNs: this.tHdr,
+      tByte1Ns: this.tByte1,
+      tEndNs: this.tEnd ?? this.now(),
+      events: this.events,
+      httpStatus: this.status,
+      finishReason: acc.finishReason,
+      usage: fin.usage,
+      usageSource: fin.usageSource,
+      serverTimings: fin.serverTimings,
+      transportError: cls,
+      errorMessage,
+      responseText: this.r.keepText === true ? acc.content : "",
+      reasoningText: this.r.keepText === true ? acc.reasoning : "",
+      responseDigest: acc.content === "" ? null : createHash("sha256").update(acc.content).digest("hex"),
+      socketReused: this.reused
+    });
+  }
+}
+
+function noop(): void {}
+
+function hasHeader(h: Record<string, unknown>, name: string): boolean {
+  for (const k of Object.keys(h)) if (k.toLowerCase() === name) return true;
+  return false;
+}
