@@ -56,7 +56,7 @@ describe("SseReader", () => {
   it("parses every framing rule of the spec and reports UTF-8 byte lengths", () => {
     const got = feed(STREAM, []);
     expect(got.events.map(([d, t]) => [d, t])).toEqual(EXPECTED);
-    expect(got.events.map(([d, , b]) => b)).toEqual(EXPECTED.map(([d]) => Buffer.byteLength(d)));
+    expect(got.events.map(([, , b]) => b)).toEqual(EXPECTED.map(([d]) => Buffer.byteLength(d)));
     expect(got.tooLarge).toEqual([]);
   });
 
