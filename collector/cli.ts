@@ -82,8 +82,9 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   }
 }
 
-const invoked = process.argv[1] ? new URL(`file://${process.argv[1]}`).pathname : "";
-if (import.meta.filename === invoked || invoked.endsWith("/collector/cli.ts") || invoked.endsWith("/bin/inferscope")) {
+// import.meta.main is true when this file is the entry point, whatever path started it
+// (`npx inferscope` runs it through a symlink in npm's exec cache).
+if (import.meta.main) {
   const code = await main();
   // let stdout drain before exiting (piped output is asynchronous)
   process.stdout.write("", () => process.exit(code));
