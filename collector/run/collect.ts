@@ -3,7 +3,7 @@ import https from "node:https";
 import {join} from "node:path";
 
 import {isOpenLoop, loadBlocks, type RunConfig} from "../../src/analysis/schema/config.ts";
-import {FILE_NAMES, type Environment, type Manifest} from "../../src/analysis/schema/index.ts";
+import {FILE_NAMES, type Environment, type Manifest, type RequestRecord} from "../../src/analysis/schema/index.ts";
 import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
 import {MEASURE_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
 import {collectorInfo, isoOf} from "../bundle/manifest.ts";
@@ -218,7 +218,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
     loadPoints: c.points.map((p) => p.point),
     labels: config.labels,
     environment,
-    provenance: {kind: "collected"}
+    provenance: config.description ? {kind: "collected", note: config.description} : {kind: "collected"}
   };
   try {
     await fx.files.writeAtomic(join(dir, FILE_NAMES.config), resolvedYaml);
@@ -385,6 +385,7 @@ async function runPoints(
   const progress = c.progress ?? silentProgress;
   const pacer = c.pacer(() => fx.clock.nowNs());
   const last = c.points.length - 1;
+  const recording = new Set<Promise<void>>();
 
   for (const [pi, planned] of c.points.entries()) {
     const {point, block} = planned;
@@ -425,31 +426,31 @@ async function runPoints(
         } finally {
           control.untrack(ac);
         }
-        const rec = toRecord(
-          {
-            id,
-            point: point.id,
-            repeat,
-            index,
-            phase,
-            tSchedNs,
-            promptDigest: sha256Hex(text),
-            promptTokensIntended: prompt.intendedTokens,
-            maxTokens: w.max_tokens,
-            salt,
-            promptText: text
-          },
-          res,
-          w.save_text
-        );
-        writer.requests.append(c.redact.value(rec));
-        const failed =
-          res.transportError !== null ||
-          res.httpStatus === null ||
-          res.httpStatus < 200 ||
-          res.httpStatus >= 300 ||
-          res.events.some((e) => e[2] === "error" || e[2] === "parse_error");
-        progress.tick(!failed);
+        // record after the caller had the chance to dispatch the next request (closed loop)
+        const done = Promise.resolve().then(() => {
+          const rec = toRecord(
+            {
+              id,
+              point: point.id,
+              repeat,
+              index,
+              phase,
+              tSchedNs,
+              promptDigest: sha256Hex(text),
+              promptTokensIntended: prompt.intendedTokens,
+              maxTokens: w.max_tokens,
+              salt,
+              promptText: text
+            },
+            res,
+            w.save_text
+          );
+          writer.requests.append(redactRecord(rec, c.redact));
+          progress.tick(!looksFailed(res));
+        });
+        recording.add(done);
+        void done.finally(() => recording.delete(done));
+        return res.tEndNs ?? c.rel();
       };
       const open = isOpenLoop(point.mode);
       for (const phase of ["warmup", "measure"] as const) {
@@ -494,6 +495,7 @@ async function runPoints(
             onStart: (t0) => writer.note(c.rel(t0), "phase_start", {phase, scheduled: offsets.length}, point.id, repeat)
           });
         }
+        await Promise.all(recording);
         progress.end();
         writer.note(c.rel(), "phase_end", {phase}, point.id, repeat);
       }
@@ -506,6 +508,32 @@ async function runPoints(
     }
     writer.note(c.rel(), "point_end", {}, point.id);
   }
+}
+
+/** Progress display only: a rough failure flag (the analyzer classifies for real). */
+function looksFailed(res: StreamResult): boolean {
+  return (
+    res.transportError !== null ||
+    res.httpStatus === null ||
+    res.httpStatus < 200 ||
+    res.httpStatus >= 300 ||
+    res.events.some((e) => e[2] === "error" || e[2] === "parse_error")
+  );
+}
+
+/**
+ * Scrubs secret values from the free-text fields of a record (error text, response and prompt text).
+ * Structural fields (ids, kinds, numbers, digests) are never rewritten: they cannot carry a secret and a
+ * scrub must not corrupt them (a header value equal to an event kind would otherwise turn into a mark).
+ */
+function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor): Omit<RequestRecord, "seq"> {
+  const out = {...rec};
+  if (out.errorMessage !== null) out.errorMessage = redact(out.errorMessage);
+  if (out.responseText !== undefined) out.responseText = redact(out.responseText);
+  if (out.reasoningText !== undefined) out.reasoningText = redact(out.reasoningText);
+  if (out.promptText !== undefined) out.promptText = redact(out.promptText);
+  if (out.finishReason !== null) out.finishReason = redact(out.finishReason);
+  return out;
 }
 
 /** A record for a request the transport could not even attempt (a collector bug): kept, never dropped. */
