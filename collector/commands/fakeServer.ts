@@ -1,6 +1,7 @@
 import type {Command} from "commander";
 
-import {listScenarios} from "../fake/scenarios.ts";
+import {CliError, EXIT} from "../cliError.ts";
+import {listScenarios, resolveScenario} from "../fake/scenarios.ts";
 import {startFakeServer, type FakeServer} from "../fake/server.ts";
 
 export interface FakeServerCliOptions {
@@ -23,24 +24,37 @@ export async function runFakeServer(o: FakeServerCliOptions, out: (line: string)
   }
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`fake-server: invalid --port ${JSON.stringify(o.port)}`);
+    throw new CliError(`fake-server: invalid --port ${JSON.stringify(o.port)}`, {exitCode: EXIT.usage});
   let extra: Record<string, unknown> | undefined;
   if (o.options !== undefined) {
     try {
       extra = JSON.parse(o.options) as Record<string, unknown>;
     } catch {
-      throw new Error(`fake-server: --options is not valid JSON: ${JSON.stringify(o.options)}`);
+      throw new CliError(`fake-server: --options is not valid JSON: ${JSON.stringify(o.options)}`, {
+        exitCode: EXIT.usage
+      });
     }
   }
-  const server: FakeServer = await startFakeServer({
-    port,
-    host: o.host,
-    scenario: o.scenario,
-    ...(extra === undefined ? {} : {options: extra}),
-    // A long-running CLI server keeps only the file log (if any), never an unbounded in-memory one.
-    recordSendLog: false,
-    ...(o.sendLog === undefined ? {} : {sendLogFile: o.sendLog})
-  });
+  try {
+    resolveScenario(o.scenario);
+  } catch (e) {
+    throw new CliError(`fake-server: ${(e as Error).message}`, {exitCode: EXIT.usage});
+  }
+  let server: FakeServer;
+  try {
+    server = await startFakeServer({
+      port,
+      host: o.host,
+      scenario: o.scenario,
+      ...(extra === undefined ? {} : {options: extra}),
+      // A long-running CLI server keeps only the file log (if any), never an unbounded in-memory one.
+      recordSendLog: false,
+      ...(o.sendLog === undefined ? {} : {sendLogFile: o.sendLog})
+    });
+  } catch (e) {
+    // Bad option values, a port in use, an unwritable send-log path: all usage errors.
+    throw new CliError(`fake-server: ${(e as Error).message}`, {exitCode: EXIT.usage, cause: e});
+  }
   out(server.url);
   await new Promise<void>((resolve) => {
     const stop = (): void => {

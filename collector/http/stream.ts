@@ -136,6 +136,8 @@ class Call implements SseSink {
   private excerpt: Buffer[] = [];
   private excerptBytes = 0;
   private reused = false;
+  private retryAfter: string | null = null;
+  private contentType: string | null = null;
 
   private readonly onSocketBound = (s: Socket): void => this.onSocket(s);
   private readonly onConnectBound = (): void => this.onConnect();
@@ -228,6 +230,9 @@ class Call implements SseSink {
     const status = res.statusCode ?? null;
     this.status = status;
     const ct = res.headers["content-type"];
+    const ra = res.headers["retry-after"];
+    if (typeof ra === "string") this.retryAfter = ra;
+    this.contentType = typeof ct === "string" ? ct : null;
     this.sse =
       status !== null && status >= 200 && status < 300 && typeof ct === "string" && /text\/event-stream/i.test(ct);
     if (this.sse) {
@@ -365,20 +370,17 @@ class Call implements SseSink {
     }
     const acc = this.acc;
     const fin = acc.finish(this.events);
-    let errorMessage: string | null = message === null ? null : this.redact(message);
-    if (!this.sse && this.status !== null && this.excerptBytes > 0) {
-      const text = this.redact(Buffer.concat(this.excerpt).toString("utf8"));
-      errorMessage = errorMessage === null ? text : `${errorMessage}; body: ${text}`;
-    } else if (
-      !this.sse &&
-      this.status !== null &&
-      errorMessage === null &&
-      (this.status < 200 || this.status >= 300)
-    ) {
-      errorMessage = this.redact(`http status ${this.status} with an empty body`);
-    } else if (!this.sse && this.status !== null && errorMessage === null) {
-      errorMessage = this.redact("response is not an event stream and has an empty body");
+    let errorMessage: string | null = message;
+    if (!this.sse && this.status !== null) {
+      // Non-2xx or not an event stream: keep the status facts and a body excerpt (≤ 4 KiB) as evidence.
+      const ok = this.status >= 200 && this.status < 300;
+      const facts =
+        (ok ? `not an event stream (content-type: ${this.contentType ?? "none"})` : `http ${this.status}`) +
+        (this.retryAfter === null ? "" : ` (retry-after: ${this.retryAfter})`);
+      const body = this.excerptBytes > 0 ? Buffer.concat(this.excerpt).toString("utf8") : "(empty body)";
+      errorMessage = (errorMessage === null ? "" : `${errorMessage}; `) + `${facts}: ${body}`;
     }
+    if (errorMessage !== null) errorMessage = this.redact(errorMessage);
     this.resolve({
       tConnNs: this.tConn,
       tDispNs: this.tDisp,
