@@ -100,8 +100,8 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
     );
   });
   const agent = config.target.base_url.startsWith("https:")
-    ? new https.Agent({keepAlive: true, maxSockets: Infinity, scheduling: "fifo"})
-    : new http.Agent({keepAlive: true, maxSockets: Infinity, scheduling: "fifo"});
+    ? new https.Agent({keepAlive: false, maxSockets: Infinity})
+    : new http.Agent({keepAlive: false, maxSockets: Infinity});
   try {
     return await runExperiment({...o, points, apiKey, redact, origin, startWall, rel, control, agent, graceMs});
   } finally {
