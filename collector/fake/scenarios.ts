@@ -176,9 +176,9 @@ const PRESETS: Record<string, Preset> = {
   },
   "http-429-no-retry-after": {fault: "F18", description: "429 without Retry-After", options: {httpStatus: 429}},
   "http-500": {fault: "F18", description: "500 with a JSON error body", options: {httpStatus: 500}},
-  "http-502": {fault: "F18", description: "502", options: {httpStatus: 502}},
+  "http-502": {fault: "F18", description: "502 with a JSON error body", options: {httpStatus: 502}},
   "http-503": {fault: "F18", description: "503 with Retry-After: 2", options: {httpStatus: 503, retryAfter: "2"}},
-  "http-504": {fault: "F18", description: "504", options: {httpStatus: 504}},
+  "http-504": {fault: "F18", description: "504 with a JSON error body", options: {httpStatus: 504}},
   "keepalive-close": {
     fault: "F19",
     description: "server-wide: a request on a reused keep-alive socket finds it closed (the idle-close race)",

@@ -1,0 +1,59 @@
+import {describe, expect, it} from "vitest";
+
+import {createPacer} from "../../../collector/http/pacer.ts";
+
+const ms = 1_000_000;
+
+describe("createPacer", () => {
+  it("resolves at or after an absolute deadline, with its lateness", async () => {
+    const pacer = createPacer({spinMs: 1.5});
+    const deadline = process.hrtime.bigint() + BigInt(20 * ms);
+    const {lateNs} = await pacer.waitUntil(deadline);
+    const now = process.hrtime.bigint();
+    expect(now >= deadline).toBe(true);
+    expect(lateNs).toBeGreaterThanOrEqual(0);
+    expect(lateNs).toBeLessThanOrEqual(Number(now - deadline));
+    expect(lateNs).toBeLessThan(20 * ms);
+  });
+
+  it("does not drift over a schedule of absolute deadlines", async () => {
+    const origin = process.hrtime.bigint();
+    const pacer = createPacer({origin, spinMs: 1.5});
+    const lates: number[] = [];
+    for (let i = 1; i <= 60; i++) {
+      const deadline = i * 2 * ms; // every 2 ms, relative to origin
+      const {lateNs} = await pacer.waitUntil(deadline);
+      expect(Number(process.hrtime.bigint() - origin)).toBeGreaterThanOrEqual(deadline);
+      lates.push(lateNs);
+    }
+    lates.sort((a, b) => a - b);
+    const p50 = lates[30]! / ms;
+    console.log(
+      `pacer lateness over 60 deadlines 2 ms apart: p50 ${p50.toFixed(3)} ms, max ${(lates[59]! / ms).toFixed(3)} ms`
+    );
+    // the end of the schedule is not late by the sum of the individual latenesses
+    expect(Number(process.hrtime.bigint() - origin) / ms).toBeLessThan(120 + 30);
+    expect(p50).toBeLessThan(5);
+  });
+
+  it("resolves at once for a deadline in the past and reports how late it is", async () => {
+    const pacer = createPacer();
+    const past = process.hrtime.bigint() - BigInt(50 * ms);
+    const {lateNs} = await pacer.waitUntil(past);
+    expect(lateNs).toBeGreaterThanOrEqual(50 * ms);
+  });
+
+  it("uses the injected clock and origin", async () => {
+    let t = 1000n;
+    const clock = (): bigint => (t += 100_000n); // each reading advances 0.1 ms
+    const pacer = createPacer({clock, origin: 1000n, spinMs: 10});
+    const {lateNs} = await pacer.waitUntil(1_000_000); // 1 ms after the origin: reached after ~10 readings
+    expect(lateNs).toBeGreaterThanOrEqual(0);
+    expect(lateNs).toBeLessThan(100_000);
+    expect(t).toBeGreaterThanOrEqual(1000n + 1_000_000n);
+  });
+
+  it("rejects a negative spin", () => {
+    expect(() => createPacer({spinMs: -1})).toThrow(/spinMs/);
+  });
+});
