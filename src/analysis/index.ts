@@ -30,3 +30,45 @@ export * from "./stats/index.ts";
 export {SERVER_SERIES, type SeriesPoint} from "./telemetry/series.ts";
 export {formatIssue, type Issue} from "./util/issues.ts";
 export {formatBytes, formatDuration, formatNumber, formatWithUnit} from "./format.ts";
+export {
+  comparability,
+  comparabilityKey,
+  type Comparability,
+  type ComparabilityCheck,
+  type ComparableRun,
+  type CheckId
+} from "./compare/comparability.ts";
+export {
+  compareRuns,
+  DISTRIBUTION_METRICS,
+  RUN_LEVEL_METRICS,
+  type Arm,
+  type Comparison,
+  type CompareRun,
+  type DistributionDiff,
+  type Reading,
+  type RunDiff
+} from "./compare/compare.ts";
+export {seedOf} from "./compare/seed.ts";
+export {paretoFrontier} from "./pareto/frontier.ts";
+export {
+  paretoOf,
+  PARETO_X,
+  PARETO_Y,
+  type Pareto,
+  type ParetoClass,
+  type ParetoPoint,
+  type ParetoRun
+} from "./pareto/pareto.ts";
+export {candidatesOf, SLO_METRICS, type Candidate, type SloMetric} from "./select/candidates.ts";
+export {qualityRates, type QualityRate} from "./select/quality.ts";
+export {
+  DEFAULT_CONSTRAINTS,
+  exclusions,
+  selectConfigs,
+  type Constraints,
+  type Exclusion,
+  type ExclusionCode,
+  type Ranked,
+  type Selection
+} from "./select/select.ts";

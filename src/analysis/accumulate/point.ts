@@ -78,8 +78,11 @@ export interface PointFacts {
   finishReasons: Record<string, number>;
   outputLength: {checked: number; outside: number; expected: number | null; examples: number[]};
   inputLength: {checked: number; outside: number; intendedMean: number | null; actualMean: number | null};
+  /** Requests that reused more cached prompt tokens than a chat template's prefix explains. */
   cachedRequests: number;
   cachedTokens: number;
+  /** Requests whose cached tokens fit a template prefix (≤ max(32, 10 % of the prompt)). */
+  cachedPrefixOnly: number;
   missingSchedule: number;
   timeBaseRequest: number;
   deltasKnown: number;
@@ -109,6 +112,9 @@ const emptyTotals = (point: LoadPoint): PointTotals => ({
   dispatchRate: null
 });
 
+/** Cached prompt tokens a chat template's shared prefix can explain: max(32, 10 % of the prompt). */
+export const templatePrefixAllowance = (promptTokens: number | null): number => Math.max(32, 0.1 * (promptTokens ?? 0));
+
 const toMs = (ns: number | null): number | null => (ns === null ? null : ns / 1e6);
 
 /** Streams the requests of one load point into counts and metric columns; nothing per request is kept unless rows are asked for. */
@@ -127,6 +133,7 @@ export class PointAccumulator {
   #in = {checked: 0, outside: 0, intended: 0, actual: 0};
   #cached = 0;
   #cachedTokens = 0;
+  #cachedPrefix = 0;
   #missingSchedule = 0;
   #deltasKnown = 0;
   #reasoning = 0;
@@ -191,8 +198,12 @@ export class PointAccumulator {
     if (d.hasReasoning) this.#reasoning++;
     if (r.responseText !== undefined && /<think>/i.test(r.responseText)) this.#inlineThink++;
     if (d.cached !== null && d.cached > 0) {
-      this.#cached++;
-      this.#cachedTokens += d.cached;
+      // A chat template's fixed prefix (BOS, role markers, a default system header) is shared by every
+      // request and legitimately cached; only reuse beyond that means the prompts were not unique.
+      if (d.cached > templatePrefixAllowance(d.in)) {
+        this.#cached++;
+        this.#cachedTokens += d.cached;
+      } else this.#cachedPrefix++;
     }
     if (d.out !== null && d.out >= 10 && d.tokenEvents <= 2) this.#fake++;
     this.#lengths(d);
@@ -304,6 +315,7 @@ export class PointAccumulator {
       },
       cachedRequests: this.#cached,
       cachedTokens: this.#cachedTokens,
+      cachedPrefixOnly: this.#cachedPrefix,
       missingSchedule: this.#missingSchedule,
       timeBaseRequest,
       deltasKnown: this.#deltasKnown,

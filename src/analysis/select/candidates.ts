@@ -1,0 +1,69 @@
+import {isSummary, type Report} from "../report.ts";
+import type {PercentileKey} from "../stats/summarize.ts";
+import {qualityRates, type QualityRate} from "./quality.ts";
+
+export const SLO_METRICS = ["ttft_ms", "itl_ms", "e2e_ms"] as const;
+export type SloMetric = (typeof SLO_METRICS)[number];
+
+/** One configuration that could be recommended: a load point of a bundle, reduced to what selection reads. */
+export interface Candidate {
+  bundle: string;
+  point: string;
+  model: string | null;
+  hardware: string;
+  engine: string | null;
+  verdict: Report["verdict"];
+  clientHealth: string;
+  nSuccess: number;
+  /** Output tok/s divided by the GPU count (per host when no GPU); null when unknown. */
+  throughputPerGpu: number | null;
+  divisorKind: "gpu" | "host" | "unknown";
+  /** interactivity_tok_s median. */
+  interactivity: number | null;
+  latency: Record<SloMetric, Record<PercentileKey, number | null>>;
+  withheld: Record<SloMetric, Partial<Record<PercentileKey, string>>>;
+  quality: QualityRate[];
+}
+
+type CandidateRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality"> & {
+  meta: Pick<Report["meta"], "model" | "hardware" | "engine" | "gpus">;
+};
+
+/** Candidates of one bundle, one per load point. */
+export function candidatesOf(run: CandidateRun): Candidate[] {
+  const clientHealth = run.gates.find((g) => g.id === "G6")?.status ?? "missing";
+  const gpus = run.meta.gpus;
+  const noGpu = run.meta.hardware.startsWith("CPU:");
+  const divisorKind = gpus !== null && gpus > 0 ? "gpu" : noGpu ? "host" : "unknown";
+  return run.load_points.map((p) => {
+    const latency = {} as Candidate["latency"];
+    const withheld = {} as Candidate["withheld"];
+    for (const id of SLO_METRICS) {
+      const m = p.metrics[id];
+      const s = m && isSummary(m) ? m : null;
+      latency[id] = {p50: s?.p50 ?? null, p90: s?.p90 ?? null, p95: s?.p95 ?? null, p99: s?.p99 ?? null};
+      withheld[id] = s ? {...s.withheld} : {};
+    }
+    const out = p.metrics.output_throughput_tok_s;
+    const outValue = out && !isSummary(out) ? out.value : null;
+    const inter = p.metrics.interactivity_tok_s;
+    const quality = qualityRates(run.quality.filter((q) => q.point === null || q.point === p.id));
+    return {
+      bundle: run.bundle,
+      point: p.id,
+      model: run.meta.model,
+      hardware: run.meta.hardware,
+      engine: run.meta.engine,
+      verdict: p.verdict,
+      clientHealth,
+      nSuccess: p.n_success,
+      throughputPerGpu:
+        outValue === null || divisorKind === "unknown" ? null : outValue / (divisorKind === "gpu" ? gpus! : 1),
+      divisorKind,
+      interactivity: inter && isSummary(inter) ? inter.p50 : null,
+      latency,
+      withheld,
+      quality
+    };
+  });
+}

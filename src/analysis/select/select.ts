@@ -1,0 +1,213 @@
+import type {Bilingual} from "../metrics/types.ts";
+import type {PercentileKey} from "../stats/summarize.ts";
+import {SLO_METRICS, type Candidate, type SloMetric} from "./candidates.ts";
+
+export interface Constraints {
+  /** Which percentile the latency limits apply to. */
+  percentile: PercentileKey;
+  /** Upper limits in ms (null: no limit). */
+  slo: Record<SloMetric, number | null>;
+  /** Minimum successful measured requests at the load point. */
+  minSamples: number;
+  /** Minimum pass rate in [0, 1] (null: quality not required). */
+  minQuality: number | null;
+  /** The scorer the quality limit applies to; null: every scorer that was run. */
+  qualityScorer: string | null;
+  /** Allowed hardware labels; empty: any. */
+  hardware: string[];
+  /** Only this model (null: any). */
+  model: string | null;
+}
+
+export const DEFAULT_CONSTRAINTS: Constraints = {
+  percentile: "p95",
+  slo: {ttft_ms: 2000, itl_ms: 60, e2e_ms: null},
+  minSamples: 20,
+  minQuality: null,
+  qualityScorer: null,
+  hardware: [],
+  model: null
+};
+
+export type ExclusionCode =
+  | "model"
+  | "hardware"
+  | "verdict"
+  | "client_health"
+  | "samples"
+  | "slo_withheld"
+  | "slo_missing"
+  | "slo_exceeded"
+  | "quality_not_evaluated"
+  | "quality_below"
+  | "throughput_unknown";
+
+export interface Exclusion {
+  code: ExclusionCode;
+  text: Bilingual;
+}
+
+export interface Ranked {
+  candidate: Candidate;
+  rank: number;
+}
+
+export interface Selection {
+  constraints: Constraints;
+  /** The best qualifying configuration of each model (models are not interchangeable). */
+  recommended: Ranked[];
+  /** Every qualifying configuration, best first. */
+  qualifying: Ranked[];
+  excluded: {candidate: Candidate; reasons: Exclusion[]}[];
+  /** Set when nothing qualifies: why, counted by reason. */
+  noRecommendation: Bilingual[] | null;
+}
+
+const LABEL: Record<SloMetric, string> = {ttft_ms: "TTFT", itl_ms: "ITL", e2e_ms: "E2E"};
+const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+
+/** Every reason a candidate fails the constraints (empty: it qualifies). */
+export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
+  const out: Exclusion[] = [];
+  if (k.model !== null && c.model !== k.model)
+    out.push({
+      code: "model",
+      text: {en: `model ${c.model ?? "unknown"} is not ${k.model}`, zh: `模型 ${c.model ?? "未知"} 不是 ${k.model}`}
+    });
+  if (k.hardware.length > 0 && !k.hardware.includes(c.hardware))
+    out.push({code: "hardware", text: {en: `hardware ${c.hardware} not selected`, zh: `硬件 ${c.hardware} 未被选中`}});
+  if (c.verdict !== "VALID")
+    out.push({code: "verdict", text: {en: `load point verdict ${c.verdict}`, zh: `负载点结论为 ${c.verdict}`}});
+  if (!["pass", "info", "warn"].includes(c.clientHealth))
+    out.push({
+      code: "client_health",
+      text: {en: `client health (G6) ${c.clientHealth}`, zh: `客户端健康（G6）${c.clientHealth}`}
+    });
+  if (c.nSuccess < k.minSamples)
+    out.push({
+      code: "samples",
+      text: {
+        en: `${c.nSuccess} successful requests < ${k.minSamples} required`,
+        zh: `成功请求 ${c.nSuccess} 个，少于要求的 ${k.minSamples} 个`
+      }
+    });
+  const p = k.percentile;
+  for (const id of SLO_METRICS) {
+    const limit = k.slo[id];
+    if (limit === null) continue;
+    const v = c.latency[id][p];
+    const what = `${LABEL[id]} ${p}`;
+    if (v === null) {
+      const why = c.withheld[id][p];
+      out.push(
+        why
+          ? {
+              code: "slo_withheld",
+              text: {
+                en: `${what} withheld (${why}): the SLO cannot be checked`,
+                zh: `${what} 不发布（${why}）：无法检查 SLO`
+              }
+            }
+          : {
+              code: "slo_missing",
+              text: {en: `${what} missing: the SLO cannot be checked`, zh: `${what} 缺失：无法检查 SLO`}
+            }
+      );
+    } else if (v > limit)
+      out.push({
+        code: "slo_exceeded",
+        text: {en: `${what} ${fmt(v)} ms > ${fmt(limit)} ms`, zh: `${what} ${fmt(v)} ms > ${fmt(limit)} ms`}
+      });
+  }
+  if (k.minQuality !== null) {
+    const rates = c.quality.filter(
+      (q) => (k.qualityScorer === null || q.scorer === k.qualityScorer) && q.rate !== null
+    );
+    const scorer = k.qualityScorer ?? "any scorer";
+    if (rates.length === 0)
+      out.push({
+        code: "quality_not_evaluated",
+        text: {
+          en: `quality not evaluated (${scorer}): not evaluated is not zero, but it cannot meet a minimum`,
+          zh: `质量未评估（${scorer}）：未评估不等于 0，但无法满足最低要求`
+        }
+      });
+    for (const q of rates)
+      if (q.rate! < k.minQuality)
+        out.push({
+          code: "quality_below",
+          text: {
+            en: `${q.scorer} pass rate ${pct(q.rate!)} (n=${q.n}) < ${pct(k.minQuality)}`,
+            zh: `${q.scorer} 通过率 ${pct(q.rate!)}（n=${q.n}）< ${pct(k.minQuality)}`
+          }
+        });
+  }
+  if (c.throughputPerGpu === null)
+    out.push({
+      code: "throughput_unknown",
+      text: {en: "throughput per GPU unknown: cannot be ranked", zh: "每 GPU 吞吐未知：无法排序"}
+    });
+  return out;
+}
+
+const REASON_SUMMARY: Record<ExclusionCode, Bilingual> = {
+  model: {en: "another model", zh: "其他模型"},
+  hardware: {en: "hardware not selected", zh: "硬件未被选中"},
+  verdict: {en: "not VALID", zh: "结论不是有效"},
+  client_health: {en: "client health not shown", zh: "客户端健康未证明"},
+  samples: {en: "too few samples", zh: "样本太少"},
+  slo_withheld: {en: "SLO percentile withheld (too few samples for it)", zh: "SLO 分位数不发布（样本不足）"},
+  slo_missing: {en: "SLO metric missing", zh: "SLO 指标缺失"},
+  slo_exceeded: {en: "SLO exceeded", zh: "超出 SLO"},
+  quality_not_evaluated: {en: "quality not evaluated", zh: "质量未评估"},
+  quality_below: {en: "quality below the minimum", zh: "质量低于最低要求"},
+  throughput_unknown: {en: "throughput per GPU unknown", zh: "每 GPU 吞吐未知"}
+};
+
+const byRank = (a: Candidate, b: Candidate) =>
+  (b.throughputPerGpu ?? -Infinity) - (a.throughputPerGpu ?? -Infinity) ||
+  (b.interactivity ?? -Infinity) - (a.interactivity ?? -Infinity) ||
+  a.bundle.localeCompare(b.bundle) ||
+  a.point.localeCompare(b.point);
+
+/**
+ * Constraint-based selection: every candidate either qualifies or is excluded with all of its reasons.
+ * Qualifying configurations are ranked by throughput per GPU (then interactivity); the best of each
+ * model is recommended. When none qualifies, the answer is "no recommendation" with the reasons counted.
+ */
+export function selectConfigs(candidates: readonly Candidate[], constraints: Constraints): Selection {
+  const qualifying: Candidate[] = [];
+  const excluded: Selection["excluded"] = [];
+  for (const c of candidates) {
+    const reasons = exclusions(c, constraints);
+    if (reasons.length === 0) qualifying.push(c);
+    else excluded.push({candidate: c, reasons});
+  }
+  qualifying.sort(byRank);
+  const ranked = qualifying.map((candidate, i) => ({candidate, rank: i + 1}));
+  const seen = new Set<string>();
+  const recommended = ranked.filter((r) => {
+    const m = r.candidate.model ?? "";
+    if (seen.has(m)) return false;
+    seen.add(m);
+    return true;
+  });
+  excluded.sort((a, b) => byRank(a.candidate, b.candidate));
+  let noRecommendation: Bilingual[] | null = null;
+  if (ranked.length === 0) {
+    if (candidates.length === 0) noRecommendation = [{en: "no measured configurations", zh: "没有已测量的配置"}];
+    else {
+      const counts = new Map<ExclusionCode, number>();
+      for (const e of excluded)
+        for (const code of new Set(e.reasons.map((r) => r.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
+      noRecommendation = [...counts]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([code, n]) => ({
+          en: `${n} of ${candidates.length} configurations: ${REASON_SUMMARY[code].en}`,
+          zh: `${candidates.length} 个配置中有 ${n} 个：${REASON_SUMMARY[code].zh}`
+        }));
+    }
+  }
+  return {constraints, recommended, qualifying: ranked, excluded, noRecommendation};
+}
