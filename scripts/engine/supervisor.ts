@@ -1,7 +1,7 @@
 import {spawn, type ChildProcess} from "node:child_process";
 import {appendFileSync} from "node:fs";
 import {createServer} from "node:net";
-import {availableParallelism} from "node:os";
+import {availableParallelism, setPriority} from "node:os";
 import {basename} from "node:path";
 
 import {exec, tail} from "./exec.ts";
@@ -26,6 +26,11 @@ export interface StartLlamaServerOptions {
   stopGraceMs?: number;
   /** Also append the server's output to this file. */
   logFile?: string;
+  /**
+   * Lower the server's CPU priority (nice value, e.g. 10) right after spawn, before it loads the model and
+   * starts its worker threads (which inherit it), so a load generator on the same cores is not starved.
+   */
+  niceness?: number;
 }
 
 export interface LlamaServerHandle {
@@ -91,6 +96,7 @@ async function launch(options: StartLlamaServerOptions, port: number, args: stri
   }
   const pid = child.pid;
   running.add(child);
+  if (options.niceness) setPriority(pid, options.niceness);
   let log = "";
   const onData = (b: Buffer): void => {
     log += b.toString();

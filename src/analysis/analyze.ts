@@ -136,6 +136,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
 
   const client: ClientFacts = {
     samples: 0,
+    loop: [],
     loopDelayP99MaxMs: null,
     loopDelayMaxMs: null,
     eluMax: null,
@@ -207,6 +208,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
             return;
           }
           client.samples++;
+          client.loop.push({tNs: r.tNs, windowNs: r.windowNs, p99Ms: r.loopDelayP99Ms});
           if (r.loopDelayP99Ms !== null)
             client.loopDelayP99MaxMs = Math.max(client.loopDelayP99MaxMs ?? 0, r.loopDelayP99Ms);
           if (r.loopDelayMaxMs !== null) client.loopDelayMaxMs = Math.max(client.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);

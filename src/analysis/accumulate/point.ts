@@ -67,6 +67,8 @@ export interface FailureExample {
 
 export interface PointFacts {
   point: LoadPoint;
+  /** [first start, last end] of the measured requests across repeats, ns (null when unknown). */
+  spanNs: [number, number] | null;
   openLoop: boolean;
   phases: {warmup: number; measure: number; cooldown: number};
   totals: PointTotals;
@@ -84,6 +86,8 @@ export interface PointFacts {
   /** Requests whose cached tokens fit a template prefix (≤ max(32, 10 % of the prompt)). */
   cachedPrefixOnly: number;
   missingSchedule: number;
+  /** Measured requests without a scheduled time, any mode (imports record dispatch times only). */
+  unscheduled: number;
   timeBaseRequest: number;
   deltasKnown: number;
   reasoningRequests: number;
@@ -107,6 +111,7 @@ const emptyTotals = (point: LoadPoint): PointTotals => ({
   successesMissingIn: 0,
   tokenEvents: 0,
   multiTokenEvents: 0,
+  chunksUnknown: 0,
   windowS: null,
   meanInFlight: null,
   dispatchRate: null
@@ -135,6 +140,7 @@ export class PointAccumulator {
   #cachedTokens = 0;
   #cachedPrefix = 0;
   #missingSchedule = 0;
+  #unscheduled = 0;
   #deltasKnown = 0;
   #reasoning = 0;
   #inlineThink = 0;
@@ -169,6 +175,7 @@ export class PointAccumulator {
     if (d.timeBase === "request") rep.timeBaseRequest++;
     else this.#window(rep, d);
     if (isOpenLoop(this.point.mode) && d.tSched === null) this.#missingSchedule++;
+    if (d.tSched === null) this.#unscheduled++;
     if (r.salt === null && this.#config.workload.salt) this.#unsalted++;
     for (const m of REQUEST_METRICS) {
       if (!m.allMeasured) continue;
@@ -189,8 +196,10 @@ export class PointAccumulator {
     else t.outputTokens += d.out;
     if (d.in === null) t.successesMissingIn++;
     else t.inputTokens += d.in;
-    t.tokenEvents += d.tokenEvents;
-    t.multiTokenEvents += d.multiTokenEvents;
+    if (d.chunksKnown) {
+      t.tokenEvents += d.tokenEvents;
+      t.multiTokenEvents += d.multiTokenEvents;
+    } else t.chunksUnknown++;
     this.#usage[r.usageSource] = (this.#usage[r.usageSource] ?? 0) + 1;
     const fr = r.finishReason ?? "(none)";
     this.#finish[fr] = (this.#finish[fr] ?? 0) + 1;
@@ -205,7 +214,7 @@ export class PointAccumulator {
         this.#cachedTokens += d.cached;
       } else this.#cachedPrefix++;
     }
-    if (d.out !== null && d.out >= 10 && d.tokenEvents <= 2) this.#fake++;
+    if (d.chunksKnown && d.out !== null && d.out >= 10 && d.tokenEvents <= 2) this.#fake++;
     this.#lengths(d);
     for (const m of REQUEST_METRICS) {
       if (m.allMeasured) continue;
@@ -271,7 +280,8 @@ export class PointAccumulator {
         "successesMissingOut",
         "successesMissingIn",
         "tokenEvents",
-        "multiTokenEvents"
+        "multiTokenEvents",
+        "chunksUnknown"
       ] as const)
         pooled[k] += t[k];
       if (t.windowS !== null) {
@@ -295,8 +305,12 @@ export class PointAccumulator {
     pooled.dispatchRate = dispatchSpanS > 0 ? dispatchIntervals / dispatchSpanS : null;
     const columns = new Map<string, Samples>();
     for (const [id, col] of this.#columns) columns.set(id, col.values());
+    const known = [...this.#repeats.values()].filter((r) => r.tEndMax > r.tStartMin);
+    const spanNs: [number, number] | null =
+      known.length > 0 ? [Math.min(...known.map((r) => r.tStartMin)), Math.max(...known.map((r) => r.tEndMax))] : null;
     return {
       point: this.point,
+      spanNs,
       openLoop: isOpenLoop(this.point.mode),
       phases: this.#phases,
       totals: pooled,
@@ -317,6 +331,7 @@ export class PointAccumulator {
       cachedTokens: this.#cachedTokens,
       cachedPrefixOnly: this.#cachedPrefix,
       missingSchedule: this.#missingSchedule,
+      unscheduled: this.#unscheduled,
       timeBaseRequest,
       deltasKnown: this.#deltasKnown,
       reasoningRequests: this.#reasoning,
@@ -350,7 +365,7 @@ export class PointAccumulator {
 
   #window(rep: RepeatAccum, d: DerivedRequest): void {
     const start = d.tStart;
-    const end = d.tEnd ?? d.tDisp ?? start;
+    const end = d.tEnd ?? d.tTokN ?? d.tDisp ?? start;
     if (start !== null) rep.tStartMin = Math.min(rep.tStartMin, start);
     if (end !== null) rep.tEndMax = Math.max(rep.tEndMax, end);
     if (d.tSched !== null) rep.scheds.push(d.tSched);

@@ -24,7 +24,7 @@ export interface DerivedRequest {
   tContent1: number | null;
   /** Last token-bearing event. */
   tTokN: number | null;
-  /** Stream end: tEndNs, else the last event. */
+  /** Stream end: tEndNs, else the last event (null for imports whose records do not hold every event). */
   tEnd: number | null;
   tokenEvents: number;
   /** Output tokens from the server (usage), or the sum of per-event deltas; null when unknown. */
@@ -38,6 +38,8 @@ export interface DerivedRequest {
   hasReasoning: boolean;
   errorEvents: number;
   timeBase: "run" | "request";
+  /** False when the record holds only the first and last token events (imports): chunk counts and gaps are unknown. */
+  chunksKnown: boolean;
 }
 
 const isOk = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
@@ -76,7 +78,9 @@ export function deriveRequest(r: RequestRecord): DerivedRequest {
     if (tokens === null) deltasKnown = false;
     else if (tokens > 1) multi++;
   }
-  const terminal = done || r.finishReason !== null;
+  // Imported records do not hold the stream's terminal marker: the source tool's success verdict stands.
+  const coverage = r.eventCoverage ?? "all";
+  const terminal = done || r.finishReason !== null || coverage !== "all";
   const outcome = classify(r, {terminal, tokenEvents, errorEvents, parseErrors});
   const usageOut = r.usage?.completionTokens ?? null;
   const out = r.usageSource === "none" ? null : (usageOut ?? (r.usageSource === "server_continuous" ? deltaSum : null));
@@ -93,7 +97,7 @@ export function deriveRequest(r: RequestRecord): DerivedRequest {
     tTok1,
     tContent1,
     tTokN,
-    tEnd: r.tEndNs ?? lastEvent,
+    tEnd: r.tEndNs ?? (coverage === "all" ? lastEvent : null),
     tokenEvents,
     out,
     in: r.usage?.promptTokens ?? null,
@@ -102,7 +106,8 @@ export function deriveRequest(r: RequestRecord): DerivedRequest {
     multiTokenEvents: multi,
     hasReasoning,
     errorEvents,
-    timeBase: r.timeBase
+    timeBase: r.timeBase,
+    chunksKnown: coverage !== "first_last"
   };
 }
 

@@ -24,10 +24,17 @@ export const clientHealth: PointGate = {
     const facts: string[] = [];
     if (ctx.client.samples === 0) problems.push("no event-loop samples recorded");
     else {
-      const d = ctx.client.loopDelayP99MaxMs;
-      facts.push(`loop delay p99 ≤ ${d === null ? "—" : d.toFixed(2)} ms (worst window)`);
+      // Only the sampling windows that overlap this point's measured requests count.
+      const span = p.spanNs;
+      const windows = span
+        ? ctx.client.loop.filter((w) => w.tNs >= span[0] && w.tNs - w.windowNs <= span[1] && w.p99Ms !== null)
+        : [];
+      const d = windows.length > 0 ? Math.max(...windows.map((w) => w.p99Ms!)) : ctx.client.loopDelayP99MaxMs;
+      const scope =
+        windows.length > 0 ? `worst of ${windows.length} windows during the point` : "worst window of the run";
+      facts.push(`loop delay p99 ≤ ${d === null ? "—" : d.toFixed(2)} ms (${scope})`);
       if (d !== null && d > g.max_loop_delay_p99_ms)
-        problems.push(`event-loop delay p99 ${d.toFixed(2)} ms > ${g.max_loop_delay_p99_ms} ms`);
+        problems.push(`event-loop delay p99 ${d.toFixed(2)} ms > ${g.max_loop_delay_p99_ms} ms (${scope})`);
     }
     if (lags && lags.length > 0) {
       const sorted = lags.slice();

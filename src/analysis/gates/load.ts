@@ -65,8 +65,13 @@ export const scheduleView: PointGate = {
   },
   anchor: "wrk2 README (coordinated omission); MLPerf measures from scheduled time; vLLM issue #54101",
   threshold: () => "every open-loop request has a scheduled time",
-  evaluatePoint: (p) => {
+  evaluatePoint: (p, ctx) => {
     if (p.totals.measured === 0) return {status: "not_evaluable", reason: "no measured requests"};
+    if (ctx.imported && p.unscheduled > 0)
+      return {
+        status: "not_evaluable",
+        reason: `imported: ${p.unscheduled} requests carry no scheduled send time (the source records dispatch times only)`
+      };
     if (!p.openLoop) return {status: "pass", reason: "closed loop: scheduled = slot freed; both views kept"};
     if (p.missingSchedule > 0)
       return {status: "fail", reason: `${p.missingSchedule} open-loop requests lack a scheduled time`};
@@ -129,6 +134,12 @@ export const warmupExcluded: BundleGate = {
         status: "fail",
         reason: `warmup still running when measurement began: ${overlaps.join(", ")}`,
         evidence: {overlaps}
+      };
+    if (warmups === 0 && ctx.imported)
+      return {
+        status: "not_evaluable",
+        reason: "imported: the source does not record warmup requests",
+        evidence: {warmups}
       };
     if (warmups === 0) return {status: "pass", reason: "no warmup requests", evidence: {warmups}};
     return {

@@ -52,6 +52,8 @@ export const multiTokenChunks: PointGate = {
   threshold: () => null,
   evaluatePoint: (p) => {
     const t = p.totals;
+    if (t.chunksUnknown > 0)
+      return {status: "not_evaluable", reason: "imported: the source records only the first and last token times"};
     if (t.tokenEvents === 0 || t.successesMissingOut > 0)
       return {status: "not_evaluable", reason: "token counts unknown"};
     const perEvent = t.outputTokens / t.tokenEvents;
@@ -130,9 +132,11 @@ export const prefixCache: PointGate = {
   },
   anchor: "vLLM issues #52884, #54227; MLPerf TEST04",
   threshold: () => "cached ≤ max(32, 10 % of prompt) per request",
-  evaluatePoint: (p) => {
+  evaluatePoint: (p, ctx) => {
     const n = p.totals.successes;
     if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
+    if (ctx.imported && p.cachedRequests === 0)
+      return {status: "not_evaluable", reason: "imported: the source records neither prompt salting nor cached tokens"};
     if (p.unsalted > 0) return {status: "warn", reason: `${p.unsalted} measured requests were not salted`};
     if (p.cachedRequests > 0)
       return {

@@ -17,7 +17,9 @@ export const interChunkMs: SampleMetric = {
     en: "One sample per gap between consecutive token-bearing SSE events, pooled over requests (chunk-weighted). This is what vLLM and SGLang call ITL; with several tokens per chunk (speculative decoding, stream intervals) it is not a per-token time.",
     zh: "相邻两个携带 token 的 SSE 事件之间的每个间隔计一个样本，跨请求汇总（按块加权）。这就是 vLLM 和 SGLang 所称的 ITL；一个块含多个 token 时（投机解码、流间隔）它不是每 token 时间。"
   },
-  samples: (r, emit) => chunkGaps(r.record.events, (gap) => emit(ms(gap)))
+  samples: (r, emit) => {
+    if (r.chunksKnown) chunkGaps(r.record.events, (gap) => emit(ms(gap)));
+  }
 };
 
 export const itlTokenMs: SampleMetric = {
@@ -59,7 +61,7 @@ export const tokensPerEvent: RequestMetric = {
     en: "Output tokens divided by token-bearing events, per request. Above 1 means chunks carry several tokens, so chunk gaps are not token gaps.",
     zh: "每个请求的输出 token 数除以携带 token 的事件数。大于 1 表示每个块含多个 token，块间隔不等于 token 间隔。"
   },
-  value: (r) => (r.out === null || r.tokenEvents === 0 ? null : r.out / r.tokenEvents)
+  value: (r) => (r.out === null || r.tokenEvents === 0 || !r.chunksKnown ? null : r.out / r.tokenEvents)
 };
 
 export const CHUNK_METRICS = [interChunkMs, itlTokenMs] as const;

@@ -198,6 +198,11 @@ export const tokensPerChunk: RunMetric = {
     zh: "整个负载点每个携带 token 的 SSE 事件的输出 token 数。大于 1 时块间隔（inter_chunk_ms）不是每 token 时间。"
   },
   value: (p) => {
+    if (p.chunksUnknown > 0)
+      return {
+        value: null,
+        reason: `${p.chunksUnknown} imported requests record only their first and last token events`
+      };
     if (p.tokenEvents === 0) return {value: null, reason: "no token-bearing events"};
     if (p.successesMissingOut > 0) return {value: null, reason: "output token counts missing"};
     return {value: p.outputTokens / p.tokenEvents};

@@ -72,6 +72,8 @@ export interface PointTotals {
   successesMissingIn: number;
   tokenEvents: number;
   multiTokenEvents: number;
+  /** Successful requests whose records hold only the first and last token events (imports): not in tokenEvents. */
+  chunksUnknown: number;
   /** Length of the measurement window in seconds (null when unknown). */
   windowS: number | null;
   windowReason?: string;

@@ -102,7 +102,13 @@ export const RequestRecord = z.strictObject({
   reasoningText: z.string().optional(),
   caseId: z.string().optional().describe("case suite id when the request belongs to a case"),
   tier: z.string().optional().describe("case tier (context length, difficulty, round…)"),
-  nullReasons: z.record(z.string(), z.string()).optional().describe("why a field is null (imports)")
+  nullReasons: z.record(z.string(), z.string()).optional().describe("why a field is null (imports)"),
+  eventCoverage: z
+    .enum(["all", "token_chunks", "first_last"])
+    .optional()
+    .describe(
+      "which SSE events `events` holds (absent = all): all = every data event (collected); token_chunks = every token-bearing chunk, other events and the terminal marker not recorded (imports); first_last = only the first and last token-bearing events (imports)"
+    )
 });
 export type RequestRecord = z.infer<typeof RequestRecord>;
 

@@ -1,0 +1,164 @@
+/**
+ * npm run demo — the whole product against a real inference engine, on any Linux machine:
+ * build (or find) llama.cpp's llama-server, generate a random-weight model, start the server on
+ * 127.0.0.1, run a short experiment with the collector (a concurrency sweep and a seeded Poisson point),
+ * build the site with the new bundle next to the shipped ones, and say where to open it.
+ *
+ *   npm run demo [-- --preset tiny|small|base|tinyllama --parallel N --out DIR --serve --keep-server]
+ *
+ * The new bundle goes to .demo/evidence/ (not tracked); --out evidence writes into the shipped evidence.
+ */
+import {spawn} from "node:child_process";
+import {cpSync, existsSync, mkdirSync, readdirSync, rmSync} from "node:fs";
+import {availableParallelism} from "node:os";
+import {join, resolve} from "node:path";
+import {parseArgs} from "node:util";
+
+import {collectRun} from "./engine/collectRun.ts";
+import {ensureEngine, RANDOM_WEIGHTS_NOTE} from "./engine/engine.ts";
+import type {PresetName} from "./engine/generateModel.ts";
+import {startLlamaServer} from "./engine/supervisor.ts";
+import {serveStatic} from "./lib/serveStatic.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+/** Per preset: a workload and an arrival rate that give a meaningful run in about a minute. */
+const PLAN: Record<PresetName, {prompt: number; out: number; requests: number; rate: number}> = {
+  tiny: {prompt: 256, out: 64, requests: 30, rate: 6},
+  small: {prompt: 256, out: 64, requests: 30, rate: 3},
+  base: {prompt: 256, out: 64, requests: 24, rate: 1},
+  tinyllama: {prompt: 128, out: 48, requests: 20, rate: 0.3}
+};
+
+const {values: args} = parseArgs({
+  options: {
+    preset: {type: "string", default: "tiny"},
+    parallel: {type: "string", default: "2"},
+    out: {type: "string", default: ".demo/evidence"},
+    serve: {type: "boolean", default: false},
+    "no-site": {type: "boolean", default: false},
+    "keep-byte-tokens": {type: "boolean", default: false},
+    requests: {type: "string"},
+    name: {type: "string"}
+  }
+});
+
+const step = (i: number, text: string) => console.log(`\n[${i}/5] ${text}`);
+
+function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{code: number; stdout: string}> {
+  return new Promise((ok, fail) => {
+    const child = spawn(cmd, argv, {cwd: ROOT, env: {...process.env, ...env}, stdio: ["ignore", "pipe", "inherit"]});
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      process.stdout.write(d);
+    });
+    child.on("error", fail);
+    child.on("close", (code) => ok({code: code ?? 1, stdout}));
+  });
+}
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  const preset = args.preset as PresetName;
+  if (!(preset in PLAN)) throw new Error(`unknown preset: ${preset} (tiny, small, base, tinyllama)`);
+  const parallel = Number(args.parallel);
+  if (!Number.isInteger(parallel) || parallel < 1) throw new Error(`invalid --parallel: ${args.parallel}`);
+  const plan = PLAN[preset];
+  const requests = args.requests ? Number(args.requests) : plan.requests;
+
+  step(
+    1,
+    "engine: find or build llama.cpp's llama-server (a first build takes 6–12 minutes on 2 cores; cached afterwards)"
+  );
+  const engine = await ensureEngine({
+    preset,
+    seed: 1,
+    keepByteTokens: args["keep-byte-tokens"],
+    log: (l) => console.log(`  ${l}`)
+  });
+  console.log(
+    `  llama-server ${engine.info.version} (${engine.info.binarySource}), llama.cpp ${engine.info.llamaCppCommit}`
+  );
+
+  step(2, `model: ${preset} preset, ${(engine.info.params / 1e6).toFixed(1)} M parameters, seed 1`);
+  console.log(`  ${engine.info.modelPath}`);
+  console.log(`  note: ${RANDOM_WEIGHTS_NOTE}`);
+
+  step(3, `server: starting llama-server on 127.0.0.1 with --parallel ${parallel}`);
+  // Leave a core to the load generator: a starved client shows up as dispatch lag (gate G6).
+  const threads = Math.max(1, availableParallelism() - 1);
+  const server = await startLlamaServer({
+    binary: engine.binary.path,
+    model: engine.info.modelPath,
+    parallel,
+    ctxPerSlot: 1024,
+    threads,
+    alias: `random-${preset}`,
+    niceness: 10
+  });
+  console.log(`  ${server.baseUrl} ready in ${(server.readyMs / 1000).toFixed(1)} s (pid ${server.pid})`);
+
+  let bundle: string | null;
+  let collectCode: number;
+  try {
+    step(4, "collect: concurrency sweep 1/2/4 and a seeded Poisson point (warmup excluded)");
+    const outDir = resolve(ROOT, args.out!);
+    mkdirSync(outDir, {recursive: true});
+    const name = args.name ?? `demo-${preset}-p${parallel}`;
+    const collected = await collectRun({
+      engine,
+      server,
+      parallel,
+      threads,
+      name,
+      outDir,
+      echo: true,
+      workload: {prompt_tokens: plan.prompt, max_tokens: plan.out},
+      load: [
+        {mode: "concurrency", values: [1, 2, 4], requests, warmup: 3},
+        {mode: "poisson", values: [plan.rate], requests, warmup: 2, seed: 42}
+      ]
+    });
+    collectCode = collected.code;
+    bundle = collected.bundle;
+    if (!bundle) throw new Error(`the collector did not produce a bundle (exit ${collected.code})`);
+    console.log(
+      `  bundle: ${bundle} (collector exit ${collectCode}${collectCode === 4 ? ": finished, verdict not VALID" : ""})`
+    );
+  } finally {
+    await server.stop();
+    console.log(`  server stopped (pid ${server.pid})`);
+  }
+
+  if (args["no-site"]) return 0;
+  step(5, "site: build with the new bundle next to the shipped evidence");
+  const siteEvidence = join(ROOT, ".demo", "site-evidence");
+  rmSync(siteEvidence, {recursive: true, force: true});
+  mkdirSync(siteEvidence, {recursive: true});
+  for (const src of [join(ROOT, "evidence"), resolve(ROOT, args.out!)])
+    if (existsSync(src))
+      for (const d of readdirSync(src, {withFileTypes: true}))
+        if (d.isDirectory() && existsSync(join(src, d.name, "manifest.json")))
+          cpSync(join(src, d.name), join(siteEvidence, d.name), {recursive: true});
+  const built = await run("npm", ["run", "build", "--silent"], {INFERSCOPE_EVIDENCE: siteEvidence});
+  if (built.code !== 0) throw new Error(`site build failed (exit ${built.code})`);
+  const id = bundle.split("/").pop();
+  console.log(`\ndone in ${((Date.now() - t0) / 1000).toFixed(0)} s.`);
+  console.log(`  report:  dist/runs/${id}/index.html`);
+  console.log(`  verify:  npx inferscope verify ${bundle}`);
+  if (args.serve) {
+    const {url} = await serveStatic(join(ROOT, "dist"));
+    console.log(`  serving: ${url}runs/${id}/   (Ctrl-C to stop)`);
+    await new Promise(() => undefined);
+  } else console.log(`  open it: npm run preview   (or npm run demo -- --serve)`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`demo failed: ${(e as Error).message}`);
+    process.exit(1);
+  }
+);

@@ -1,0 +1,96 @@
+/**
+ * Runs the collector CLI (a child process, so it has its own event loop) against a llama-server this
+ * process started, with a config describing the engine honestly. Used by the demo and the real-engine tests.
+ */
+import {spawn} from "node:child_process";
+import {existsSync, mkdirSync, writeFileSync} from "node:fs";
+import {join, resolve} from "node:path";
+
+import {stringify as toYaml} from "yaml";
+
+import type {Engine} from "./engine.ts";
+import type {LlamaServerHandle} from "./supervisor.ts";
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+
+export interface CollectRunOptions {
+  engine: Engine;
+  server: LlamaServerHandle;
+  parallel: number;
+  threads: number;
+  name: string;
+  outDir: string;
+  /** Where to write the config file (default: .demo/<name>.yaml). */
+  configPath?: string;
+  workload: {prompt_tokens: number; max_tokens: number; temperature?: number};
+  load: unknown[];
+  /** Echo the collector's stdout (progress goes to stderr, inherited). */
+  echo?: boolean;
+}
+
+export interface CollectRunResult {
+  bundle: string | null;
+  code: number;
+  stdout: string;
+  configPath: string;
+}
+
+/** The run config for a collection against the reference engine, with honest provenance. */
+export function engineRunConfig(o: Omit<CollectRunOptions, "outDir" | "echo" | "configPath">): Record<string, unknown> {
+  const i = o.engine.info;
+  const params = `${(i.params / 1e6).toFixed(1)} M parameters`;
+  return {
+    name: o.name,
+    description:
+      `llama.cpp llama-server ${i.version} (commit ${i.llamaCppCommit}) on CPU (${i.cpuModel}, ${o.threads} threads, nice 10), ` +
+      `--parallel ${o.parallel}; model: InferScope '${i.preset}' preset, Llama architecture, ${params}, ${i.shape.quant}, ` +
+      `RANDOM WEIGHTS (seeded, untrained, sha256 ${i.modelSha256.slice(0, 12)}…): generated text is gibberish, so only speed numbers mean anything.`,
+    labels: {
+      engine: "llama.cpp",
+      preset: i.preset,
+      parallel: String(o.parallel),
+      weights: "random",
+      llama_cpp_commit: i.llamaCppCommit
+    },
+    target: {
+      base_url: `${o.server.baseUrl}/v1`,
+      model: `random-${i.preset}`,
+      endpoint: "chat",
+      engine: "llama.cpp",
+      engine_version: i.version,
+      launch_args: o.server.command.map((a) => (a === i.binaryPath ? "llama-server" : a)),
+      timeouts: {connect_ms: 5000, headers_ms: 120_000, idle_ms: 60_000}
+    },
+    workload: {ignore_eos: true, salt: true, temperature: 0.8, ...o.workload},
+    load: o.load,
+    slo: {ttft_ms: 2000, itl_ms: 60, e2e_ms: 30_000},
+    telemetry: {server_metrics: "auto", gpu: "auto", interval_ms: 500}
+  };
+}
+
+export function collectRun(o: CollectRunOptions): Promise<CollectRunResult> {
+  const configPath = o.configPath ?? join(ROOT, ".demo", `${o.name}.yaml`);
+  mkdirSync(join(configPath, ".."), {recursive: true});
+  mkdirSync(o.outDir, {recursive: true});
+  writeFileSync(configPath, `# written by scripts/engine/collectRun.ts\n${toYaml(engineRunConfig(o))}`);
+  return new Promise((ok, fail) => {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "collector", "cli.ts"), "collect", "--config", configPath, "--out", o.outDir],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "inherit"]
+      }
+    );
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      if (o.echo) process.stdout.write(d);
+    });
+    child.on("error", fail);
+    child.on("close", (code) => {
+      const last = stdout.trim().split("\n").pop() ?? "";
+      ok({bundle: existsSync(join(last, "manifest.json")) ? last : null, code: code ?? 1, stdout, configPath});
+    });
+  });
+}

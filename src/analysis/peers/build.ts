@@ -1,0 +1,132 @@
+import type {LoadMode} from "../schema/config.ts";
+import type {LoadPoint} from "../schema/manifest.ts";
+import type {EventKind, RequestRecord, SseEvent, SourceRecord} from "../schema/records.ts";
+
+/** Seconds (float) to integer ns. */
+export const sToNs = (s: number): number => Math.round(s * 1e9);
+/** Milliseconds (float) to integer ns. */
+export const msToNs = (ms: number): number => Math.round(ms * 1e6);
+
+/** A token-bearing event: bytes and per-event token counts are not recorded by any peer format. */
+export const tokenEvent = (tNs: number, kind: EventKind = "content"): SseEvent => [tNs, 0, kind, null];
+
+/** Events at a first-token time followed by chunk gaps (all ns), as vLLM/SGLang/AIPerf record them. */
+export function chunkEvents(firstNs: number, gapsNs: readonly number[], kindOf?: (i: number) => EventKind): SseEvent[] {
+  const out: SseEvent[] = [tokenEvent(firstNs, kindOf?.(0))];
+  let t = firstNs;
+  gapsNs.forEach((g, i) => {
+    t += g;
+    out.push(tokenEvent(t, kindOf?.(i + 1)));
+  });
+  return out;
+}
+
+export type RequestDraft = Partial<Omit<RequestRecord, "id" | "point" | "index">> &
+  Pick<RequestRecord, "id" | "point" | "index">;
+
+/** A request record with every unknown field null (never 0) and seq assigned later by `numberRecords`. */
+export function requestRecord(d: RequestDraft): RequestRecord {
+  return {
+    seq: 0,
+    repeat: 0,
+    phase: "measure",
+    timeBase: "request",
+    tSchedNs: null,
+    tDispNs: null,
+    tHdrNs: null,
+    tByte1Ns: null,
+    tEndNs: null,
+    events: [],
+    httpStatus: null,
+    finishReason: null,
+    usage: null,
+    usageSource: "none",
+    serverTimings: null,
+    transportError: null,
+    errorMessage: null,
+    promptDigest: null,
+    responseDigest: null,
+    promptTokensIntended: null,
+    maxTokens: null,
+    salt: null,
+    ...d
+  };
+}
+
+/** Assigns seq 0, 1, 2… in order. */
+export function numberRecords<T extends {seq: number}>(records: T[]): T[] {
+  records.forEach((r, i) => (r.seq = i));
+  return records;
+}
+
+const trimNumber = (v: number): string => String(Number(v.toPrecision(12)));
+
+/** A load point; its id is `${mode}-${value}` as everywhere else. */
+export function loadPoint(
+  mode: LoadMode,
+  value: number,
+  o: Partial<Omit<LoadPoint, "id" | "mode" | "value">> = {}
+): LoadPoint {
+  return {
+    id: `${mode}-${trimNumber(value)}`,
+    mode,
+    value,
+    repeats: 1,
+    requests: null,
+    durationS: null,
+    warmup: 0,
+    maxConcurrency: null,
+    burstiness: null,
+    ...o
+  };
+}
+
+export function sourceRecord(d: Omit<SourceRecord, "seq">): SourceRecord {
+  return {seq: 0, ...d};
+}
+
+/** Epoch seconds (float) to ISO 8601 UTC, or null. Pure: no Date of now, only a conversion. */
+export function isoFromEpochS(s: number | null | undefined): string | null {
+  if (s == null || !Number.isFinite(s)) return null;
+  return isoFromEpochMs(s * 1000);
+}
+
+/** Epoch ms to ISO 8601 UTC (proleptic Gregorian), computed without Date. */
+export function isoFromEpochMs(msIn: number): string {
+  const ms = Math.round(msIn);
+  const days = Math.floor(ms / 86_400_000);
+  let rem = ms - days * 86_400_000;
+  const hh = Math.floor(rem / 3_600_000);
+  rem -= hh * 3_600_000;
+  const mm = Math.floor(rem / 60_000);
+  rem -= mm * 60_000;
+  const ss = Math.floor(rem / 1000);
+  const mss = rem - ss * 1000;
+  // civil-from-days (H. Hinnant)
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const p = (n: number, w = 2) => String(n).padStart(w, "0");
+  return `${p(y, 4)}-${p(m)}-${p(d)}T${p(hh)}:${p(mm)}:${p(ss)}.${p(mss, 3)}Z`;
+}
+
+/**
+ * A timestamp written without a zone (`2025-10-03T13:13:39.146443`, vLLM's `20240907-082900`) as ISO
+ * with a `Z` offset; the caller notes that the zone was not recorded. Null when it does not parse.
+ */
+export function isoFromLocal(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const compact = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$/.exec(text);
+  if (compact) return `${compact[1]}-${compact[2]}-${compact[3]}T${compact[4]}:${compact[5]}:${compact[6]}.000Z`;
+  const iso = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
+  if (!iso) return null;
+  const frac = (iso[3] ?? ".000").slice(0, 4).padEnd(4, "0");
+  const zone = iso[4] ? (iso[4] === "Z" ? "Z" : iso[4].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2")) : "Z";
+  return `${iso[1]}T${iso[2]}${frac}${zone}`;
+}

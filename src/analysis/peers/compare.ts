@@ -1,0 +1,188 @@
+import type {DerivedRequest} from "../derive/request.ts";
+import type {SourceRecord} from "../schema/records.ts";
+import {canonicalStat, relDiff, statLabel, type Stat} from "./stats.ts";
+
+/** Why a peer's number differs from ours (peer-formats.md §9). */
+export const REASON_CODES = [
+  "definition",
+  "percentile_method",
+  "weighting",
+  "token_source",
+  "end_of_request",
+  "window",
+  "missing_data",
+  "sampled_requests"
+] as const;
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+/** Relative difference above which two numbers are said to differ (0.01 %). */
+export const TOLERANCE = 1e-4;
+
+/** How our recomputation of the peer's own number was obtained. */
+export type RecomputeStatus = "exact" | "derived" | "bounded" | "approximate" | "not_recomputable";
+
+export interface Recomputed {
+  value: number | null;
+  status: RecomputeStatus;
+  /** For "bounded": the interval the peer's number must lie in. */
+  bound?: {lower: number | null; upper: number | null};
+  /** Why it is derived, approximate, bounded or missing. */
+  note?: string;
+}
+
+/** One line of the three-column view: the tool's number, our recomputation of it, and our canonical metric. */
+export interface SourceComparisonRow {
+  point: string | null;
+  /** The source's own name for the number, e.g. `p99_itl_ms` or `ttft.p99`. */
+  metric: string;
+  /** The source tool's definition of that number, one line. */
+  definition: string;
+  /** Unit of reported, recomputed and canonical (the source's unit). */
+  unit: string;
+  reported: number | null;
+  recomputed: number | null;
+  recomputed_status: RecomputeStatus;
+  bound: {lower: number | null; upper: number | null} | null;
+  canonical: number | null;
+  /** Our metric and statistic shown as canonical, e.g. `inter_chunk_ms p99 (nearest rank)`. */
+  canonical_metric: string | null;
+  /** Reason codes for every difference beyond 0.01 % (empty when all agree). */
+  codes: ReasonCode[];
+  note: string | null;
+  /** True when our recomputation contradicts the reported number (outside tolerance or outside the bound). */
+  finding: boolean;
+}
+
+/** Our canonical values for the point an import row belongs to, in our units. */
+export interface CanonicalView {
+  /** Per-request or per-sample values of a metric (successful measured requests). */
+  values(metricId: string): readonly number[];
+  /** A run-level metric's value, with the reason when null. */
+  run(metricId: string): {value: number | null; reason?: string};
+}
+
+export interface ComparisonInput {
+  source: SourceRecord;
+  /** The point's measured requests (all outcomes). */
+  requests: readonly DerivedRequest[];
+  canonical: CanonicalView | null;
+}
+
+export interface CanonicalRef {
+  metric: string;
+  value: number | null;
+  note?: string;
+}
+
+export interface RowSpec {
+  point: string | null;
+  metric: string;
+  definition: string;
+  unit: string;
+  reported: number | null;
+  recomputed: Recomputed;
+  canonical: CanonicalRef | null;
+  /** Reason codes that explain a canonical ≠ reported difference. */
+  codes: ReasonCode[];
+  /** One line: why canonical differs from reported when it does. */
+  why?: string;
+}
+
+const pct = (d: number): string => `${(d * 100).toPrecision(3)} %`;
+
+/** Turns a row spec into a row: compares the three columns and writes the one-line note. */
+export function finishRow(s: RowSpec): SourceComparisonRow {
+  const notes: string[] = [];
+  const codes = new Set<ReasonCode>();
+  let finding = false;
+  const r = s.recomputed;
+  if (s.reported === null) notes.push("not reported by the source");
+  if (r.status === "not_recomputable" || r.value === null) {
+    if (r.status === "bounded" && r.bound && s.reported !== null) {
+      const {lower, upper} = r.bound;
+      const inside =
+        (lower === null || s.reported >= lower * (1 - TOLERANCE)) &&
+        (upper === null || s.reported <= upper * (1 + TOLERANCE));
+      if (!inside) {
+        finding = true;
+        notes.push(`FINDING: reported value lies outside the bound [${lower ?? "−∞"}, ${upper ?? "∞"}]`);
+      }
+      notes.push(`bounded: ${r.note ?? ""}`.trim());
+    } else if (r.status !== "bounded") {
+      codes.add("missing_data");
+      notes.push(`missing_data: ${r.note ?? "the source lacks the data"}`);
+    }
+  } else if (s.reported !== null) {
+    const d = relDiff(s.reported, r.value);
+    if (d > TOLERANCE) {
+      finding = true;
+      notes.push(`FINDING: recomputed differs from reported by ${pct(d)}${r.note ? ` (${r.note})` : ""}`);
+    } else if (r.status !== "exact" && r.note) notes.push(`${r.status}: ${r.note}`);
+  }
+  const c = s.canonical;
+  if (c && c.value === null && c.note) notes.push(`canonical: ${c.note}`);
+  const ref = s.reported ?? r.value;
+  if (c && c.value !== null && ref !== null && relDiff(ref, c.value) > TOLERANCE) {
+    const own = s.codes.length ? s.codes : (["definition"] as ReasonCode[]);
+    for (const code of own) codes.add(code);
+    notes.push(`${own.join(", ")}: ${s.why ?? "our definition differs"}`);
+  }
+  return {
+    point: s.point,
+    metric: s.metric,
+    definition: s.definition,
+    unit: s.unit,
+    reported: s.reported,
+    recomputed: r.value,
+    recomputed_status: r.status,
+    bound: r.bound ?? null,
+    canonical: c?.value ?? null,
+    canonical_metric: c?.metric ?? null,
+    codes: [...codes],
+    note: notes.length ? notes.join("; ") : null,
+    finding
+  };
+}
+
+/** Our canonical statistic of a metric in the source's unit (`scale` multiplies our value). */
+export function canonicalRef(view: CanonicalView | null, metricId: string, stat: Stat, scale = 1): CanonicalRef | null {
+  if (!view) return null;
+  const values = view.values(metricId);
+  const label = typeof stat === "string" ? stat : `p${stat.p} (nearest rank)`;
+  const metric = `${metricId} ${label}`;
+  if (values.length === 0) return {metric, value: null, note: `${metricId}: no values in the imported data`};
+  const c = canonicalStat(values, stat);
+  if (c.value === undefined) return {metric, value: null, note: c.withheld ?? "not defined"};
+  return {metric, value: c.value * scale};
+}
+
+/** A run-level canonical metric in the source's unit. */
+export function canonicalRun(view: CanonicalView | null, metricId: string, scale = 1): CanonicalRef | null {
+  if (!view) return null;
+  const v = view.run(metricId);
+  return v.value === null
+    ? {metric: metricId, value: null, note: v.reason ?? "unknown"}
+    : {metric: metricId, value: v.value * scale};
+}
+
+export const exact = (value: number | undefined | null, note?: string): Recomputed =>
+  value == null || !Number.isFinite(value)
+    ? {value: null, status: "not_recomputable", note: note ?? "no values"}
+    : {value, status: "exact", ...(note ? {note} : {})};
+
+export const derived = (value: number | undefined | null, note: string): Recomputed =>
+  value == null || !Number.isFinite(value)
+    ? {value: null, status: "not_recomputable", note}
+    : {value, status: "derived", note};
+
+export const missing = (note: string): Recomputed => ({value: null, status: "not_recomputable", note});
+
+export const bounded = (lower: number | null, upper: number | null, note: string): Recomputed => ({
+  value: null,
+  status: "bounded",
+  bound: {lower, upper},
+  note
+});
+
+/** The statistic label a peer uses in its key, e.g. `p99.9` or `median`. */
+export const labelOf = statLabel;

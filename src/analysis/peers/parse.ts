@@ -1,0 +1,202 @@
+import {parse as parseYaml} from "yaml";
+import type {z} from "zod";
+
+import type {Doc, PeerError, PeerFile, Result} from "./types.ts";
+
+/** JSON path of a zod issue path: `$.benchmarks[0].metrics`. */
+export function jsonPath(path: readonly PropertyKey[], base = "$"): string {
+  let out = base;
+  for (const k of path)
+    out +=
+      typeof k === "number"
+        ? `[${k}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(k))
+          ? `.${String(k)}`
+          : `[${JSON.stringify(String(k))}]`;
+  return out;
+}
+
+const lower = (s: string): string => (s ? s[0]!.toLowerCase() + s.slice(1) : s);
+
+/** Converts zod issues into located errors; `where` prefixes the path (e.g. "line 12 "). */
+export function zodErrors(file: string, error: z.ZodError, base = "$", where = ""): PeerError[] {
+  return error.issues.map((i) => ({file, path: `${where}${jsonPath(i.path, base)}`, expected: lower(i.message)}));
+}
+
+/** Validates a value against a schema, returning located errors. */
+export function validate<T>(schema: z.ZodType<T>, value: unknown, file: string, base = "$", where = ""): Result<T> {
+  const r = schema.safeParse(value);
+  return r.success ? {ok: true, value: r.data} : {ok: false, errors: zodErrors(file, r.error, base, where)};
+}
+
+function reviveExact(this: unknown, _key: string, value: unknown, context?: {source?: string}): unknown {
+  if (typeof value === "number" && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source))
+    return BigInt(context.source);
+  return value;
+}
+
+/**
+ * Python's json module writes NaN, Infinity and -Infinity (numpy statistics of empty lists) which are not
+ * JSON: they are read as null (unknown), never as numbers.
+ */
+export function nonFiniteToNull(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      out += c;
+      continue;
+    }
+    const m = /^(-?Infinity|NaN)/.exec(text.slice(i, i + 9));
+    if (m) {
+      out += "null";
+      i += m[0].length - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/**
+ * JSON.parse that keeps integers beyond 2^53 exact as bigint (Node ≥ 21 passes the source text to revivers)
+ * and reads Python's NaN/Infinity as null.
+ */
+export function parseJsonExact(text: string): unknown {
+  const reviver = reviveExact as (this: unknown, key: string, value: unknown) => unknown;
+  try {
+    return JSON.parse(text, reviver);
+  } catch (e) {
+    if (!/NaN|Infinity/.test(text)) throw e;
+    try {
+      return JSON.parse(nonFiniteToNull(text), reviver);
+    } catch {
+      throw e;
+    }
+  }
+}
+
+function lineCol(text: string, offset: number): string {
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      col = 1;
+    } else col++;
+  }
+  return `line ${line} column ${col}`;
+}
+
+/** Where a JSON.parse failure happened, as "line L column C" (or "end of file"). */
+function jsonErrorWhere(text: string, message: string): string {
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) return `line ${lc[1]} column ${lc[2]}`;
+  const pos = /position (\d+)/.exec(message);
+  if (pos) return lineCol(text, Number(pos[1]));
+  if (/end of (json )?input|unterminated/i.test(message)) return `end of file (${lineCol(text, text.length)})`;
+  return "$";
+}
+
+const jsonErrorText = (message: string): string =>
+  lower(message.replace(/\s*\(line \d+ column \d+\)/, "").replace(/ in JSON at position \d+/, ""));
+
+/**
+ * Parses one input file: YAML for .yaml/.yml, else a single JSON value, else JSON Lines (one value per
+ * line). A file that is neither gives an error naming the position and what was expected.
+ */
+export function parseDoc(file: PeerFile): Result<Doc> {
+  const {name, text} = file;
+  if (/\.ya?ml$/i.test(name)) {
+    try {
+      return {ok: true, value: {name, kind: "yaml", value: parseYaml(text)}};
+    } catch (e) {
+      const line = (e as {linePos?: {line: number}[]}).linePos?.[0]?.line;
+      return {
+        ok: false,
+        errors: [
+          {
+            file: name,
+            path: line ? `line ${line}` : "$",
+            expected: `valid YAML: ${lower((e as Error).message.split("\n")[0] ?? "")}`
+          }
+        ]
+      };
+    }
+  }
+  if (text.trim() === "")
+    return {ok: false, errors: [{file: name, path: "$", expected: "a JSON document, got an empty file"}]};
+  let whole: Error;
+  try {
+    return {ok: true, value: {name, kind: "json", value: parseJsonExact(text)}};
+  } catch (e) {
+    whole = e as Error;
+  }
+  const rawLines = text.split("\n");
+  const lines: {line: number; value: unknown}[] = [];
+  const errors: PeerError[] = [];
+  for (let i = 0; i < rawLines.length; i++) {
+    const raw = rawLines[i]!.replace(/\r$/, "");
+    if (raw.trim() === "") continue;
+    try {
+      lines.push({line: i + 1, value: parseJsonExact(raw)});
+    } catch (e) {
+      const last = rawLines.slice(i + 1).every((l) => l.trim() === "");
+      errors.push({
+        file: name,
+        path: `line ${i + 1}`,
+        expected: `a complete JSON value per line${last ? " (the last line looks truncated)" : ""}: ${jsonErrorText((e as Error).message)}`
+      });
+    }
+  }
+  // Not JSON Lines either (no line parses, or a single line): report the whole-document error.
+  if (lines.length === 0 || lines.length + errors.length < 2)
+    return {
+      ok: false,
+      errors: [
+        {file: name, path: jsonErrorWhere(text, whole.message), expected: `valid JSON: ${jsonErrorText(whole.message)}`}
+      ]
+    };
+  if (errors.length > 0) return {ok: false, errors};
+  return {ok: true, value: {name, kind: "jsonl", lines}};
+}
+
+/** Parses every file; all errors of all files are returned together. */
+export function parseDocs(files: readonly PeerFile[]): Result<Doc[]> {
+  const docs: Doc[] = [];
+  const errors: PeerError[] = [];
+  for (const f of files) {
+    const r = parseDoc(f);
+    if (r.ok) docs.push(r.value);
+    else errors.push(...r.errors);
+  }
+  return errors.length ? {ok: false, errors} : {ok: true, value: docs};
+}
+
+/** The JSON values of a document: the value of a JSON file, or each line of a JSON Lines file. */
+export function docValues(doc: Doc): {value: unknown; where: string}[] {
+  if (doc.kind === "jsonl") return doc.lines.map((l) => ({value: l.value, where: `line ${l.line} `}));
+  return [{value: doc.value, where: ""}];
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** bigint or number to number (bigint only arises for integers beyond 2^53: timestamps). */
+export const toNumber = (v: number | bigint): number => (typeof v === "bigint" ? Number(v) : v);
+
+/** Converts bigint values (exact big integers) to numbers for storage as verbatim aggregates. */
+export function jsonSafe(v: unknown): unknown {
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
+  return v;
+}

@@ -1,0 +1,89 @@
+import {max, mean, min, std} from "../stats/moments.ts";
+import {median, quantileNearestRank, quantileR7, quantileWeightedNearestRank} from "../stats/quantile.ts";
+
+/**
+ * The statistics peer tools print, each under the tool's own method. A `Stat` names one printed number:
+ * mean, median, std, min, max, count or a percentile p (0–100).
+ */
+export type Stat = "mean" | "median" | "std" | "min" | "max" | "count" | {p: number};
+
+export const statLabel = (s: Stat): string => (typeof s === "string" ? s : `p${s.p}`);
+
+/** Reads a stat label back: mean, median, avg (= mean), std/stddev/std_dev, min, max, count, pNN / pNN.N. */
+export function parseStat(label: string): Stat | null {
+  if (label === "mean" || label === "avg") return "mean";
+  if (label === "median") return "median";
+  if (label === "std" || label === "stddev" || label === "std_dev") return "std";
+  if (label === "min" || label === "max" || label === "count") return label;
+  const m = /^p(\d+(?:\.\d+)?)$/.exec(label);
+  return m ? {p: Number(m[1])} : null;
+}
+
+/** GuideLLM writes p001 = 0.1 %, p01 = 1 %, p05 = 5 %, p999 = 99.9 %: digits after an implied "0.". */
+export function parseGuidellmPercentile(label: string): number | null {
+  const m = /^p(\d+)$/.exec(label);
+  if (!m) return null;
+  const d = m[1]!;
+  if (d.length === 2) return Number(d);
+  if (d.length === 3) return d.startsWith("0") ? Number(d) / 10 : Number(d) / 10;
+  return null;
+}
+
+const arr = (xs: readonly number[]) => Float64Array.from(xs);
+
+/** numpy-style statistic (R-7 percentiles, std with `ddof`) of unweighted values; undefined when empty. */
+export function numpyStat(values: readonly number[], stat: Stat, ddof: 0 | 1 = 0): number | undefined {
+  if (values.length === 0) return undefined;
+  if (stat === "mean") return mean(values);
+  if (stat === "median") return median(arr(values));
+  if (stat === "std") return std(values, ddof);
+  if (stat === "min") return min(values);
+  if (stat === "max") return max(values);
+  if (stat === "count") return values.length;
+  return quantileR7(arr(values), stat.p / 100);
+}
+
+/** GuideLLM-style statistic: weighted mean, weighted population std, nearest rank on the weighted CDF. */
+export function weightedStat(values: readonly number[], weights: readonly number[], stat: Stat): number | undefined {
+  let w = 0;
+  let s = 0;
+  for (let i = 0; i < values.length; i++) {
+    w += weights[i]!;
+    s += weights[i]! * values[i]!;
+  }
+  if (values.length === 0 || w <= 0) return undefined;
+  const m = s / w;
+  if (stat === "mean") return m;
+  if (stat === "count") return w;
+  if (stat === "min") return min(values);
+  if (stat === "max") return max(values);
+  if (stat === "std") {
+    let v = 0;
+    for (let i = 0; i < values.length; i++) v += weights[i]! * (values[i]! - m) ** 2;
+    return Math.sqrt(v / w);
+  }
+  const p = stat === "median" ? 0.5 : stat.p / 100;
+  return quantileWeightedNearestRank(values, weights, p);
+}
+
+/**
+ * InferScope's canonical statistic of the same name: mean, median, population std, min, max, and
+ * nearest-rank percentiles, withheld (undefined) when ⌈p·n⌉ = n — the value would just be the maximum.
+ */
+export function canonicalStat(values: readonly number[], stat: Stat): {value: number | undefined; withheld?: string} {
+  const n = values.length;
+  if (n === 0) return {value: undefined};
+  if (typeof stat === "string") return {value: numpyStat(values, stat, 0)};
+  const p = stat.p / 100;
+  const rank = Math.max(1, Math.ceil(p * n - 1e-9));
+  if (rank === n && p < 1)
+    return {value: undefined, withheld: `n=${n}: a nearest-rank p${stat.p} of ${n} values is just the maximum`};
+  return {value: quantileNearestRank(arr(values), p)};
+}
+
+/** Relative difference |a − b| / max(|a|, |b|); 0 when both are 0. */
+export function relDiff(a: number, b: number): number {
+  const d = Math.abs(a - b);
+  const s = Math.max(Math.abs(a), Math.abs(b));
+  return s === 0 ? 0 : d / s;
+}

@@ -1,0 +1,98 @@
+import type {LoadPoint} from "../schema/manifest.ts";
+import type {RequestRecord, SourceRecord} from "../schema/records.ts";
+
+/** Peer tools whose results can be imported. */
+export const PEER_TOOLS = ["vllm", "sglang", "genai-perf", "aiperf", "guidellm", "llmperf", "inferscope-v1"] as const;
+export type PeerTool = (typeof PEER_TOOLS)[number];
+
+export const isPeerTool = (s: string): s is PeerTool => (PEER_TOOLS as readonly string[]).includes(s);
+
+/** One input file as the edge read it: its name (as given, for messages) and its UTF-8 text. */
+export interface PeerFile {
+  name: string;
+  text: string;
+}
+
+/** A problem with an input file: which file, where inside it (JSON path, line), and what was expected. */
+export interface PeerError {
+  file: string;
+  path: string;
+  expected: string;
+}
+
+export const formatPeerError = (e: PeerError): string => `${e.file}: ${e.path}: ${e.expected}`;
+
+export type Result<T> = {ok: true; value: T} | {ok: false; errors: PeerError[]};
+export const ok = <T>(value: T): Result<T> => ({ok: true, value});
+export const fail = <T>(errors: PeerError[]): Result<T> => ({ok: false, errors});
+
+/** What is known of the source run's workload and target (unknowns stay undefined). */
+export interface ImportedWorkload {
+  endpoint?: "chat" | "completions";
+  baseUrl?: string;
+  ignoreEos?: boolean;
+  maxTokens?: number;
+  promptTokens?: number;
+  temperature?: number;
+  slo?: {ttft_ms?: number; itl_ms?: number; e2e_ms?: number};
+}
+
+export interface ImportedEnvironment {
+  engine?: string;
+  engineVersion?: string;
+  gpus?: number;
+  gpuNames?: string[];
+  platform?: string;
+  extra: Record<string, unknown>;
+}
+
+/**
+ * A peer run mapped to InferScope records. Times are integer ns: relative to `originEpochNs` when the
+ * source has one shared clock (`clock` wall or monotonic), else relative to each request's own start
+ * (`clock` request, records carry timeBase "request").
+ */
+export interface ImportedRun {
+  tool: PeerTool;
+  toolVersion: string | null;
+  model: string | null;
+  /** ISO 8601 with offset, or null when the source does not say. */
+  startedAt: string | null;
+  finishedAt: string | null;
+  clock: "wall" | "monotonic" | "request";
+  /** Time 0 of the records as a decimal ns string of the source clock (epoch ns for wall clocks). */
+  originNs: string;
+  loadPoints: LoadPoint[];
+  requests: RequestRecord[];
+  sources: SourceRecord[];
+  workload: ImportedWorkload;
+  environment: ImportedEnvironment;
+  labels: Record<string, string>;
+  /** One-line facts for the provenance note (sampling, clock, units, what is missing). */
+  notes: string[];
+  status: "complete" | "interrupted" | "partial";
+  statusReason: string | null;
+}
+
+/** A parsed input file. JSON numbers that are integers beyond 2^53 are kept exact as bigint. */
+export type Doc =
+  | {name: string; kind: "json"; value: unknown}
+  | {name: string; kind: "jsonl"; lines: {line: number; value: unknown}[]}
+  | {name: string; kind: "yaml"; value: unknown};
+
+/** A format's claim on some of the files, found by shape. */
+export interface Claim {
+  tool: PeerTool;
+  /** Names of the files this format recognises. */
+  files: string[];
+  /** What was recognised, e.g. "vLLM save-result (2024 schema, per-request arrays)". */
+  shape: string;
+}
+
+export interface PeerFormat {
+  tool: PeerTool;
+  /** What this format's files look like, for error messages. */
+  expected: string;
+  /** Recognises files by shape (never by name); null when none of them fit. */
+  detect(docs: readonly Doc[]): Claim | null;
+  import(docs: readonly Doc[]): Result<ImportedRun>;
+}

@@ -1,0 +1,111 @@
+import {mkdtempSync, readFileSync, rmSync} from "node:fs";
+import {availableParallelism, tmpdir} from "node:os";
+import {join} from "node:path";
+
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+
+import {findLlamaServer} from "../../scripts/engine/buildLlamaServer.ts";
+import {collectRun} from "../../scripts/engine/collectRun.ts";
+import {ensureEngine, type Engine} from "../../scripts/engine/engine.ts";
+import {startLlamaServer} from "../../scripts/engine/supervisor.ts";
+import {analyzeBundle, isSummary, type Report} from "../../src/analysis/index.ts";
+import {fsBundle} from "../../src/io/fsBundle.ts";
+
+/**
+ * The collector and analyzer against the real llama.cpp server (tiny random-weight model): runs when
+ * llama-server is on PATH or cached, or builds it with INFERSCOPE_BUILD_ENGINE=1 (.ci/run sets it).
+ */
+const build = process.env.INFERSCOPE_BUILD_ENGINE === "1";
+const skip = (await findLlamaServer()) === undefined && !build;
+if (skip)
+  console.warn(
+    "skipping test/engine/realCollect.serial.test.ts: no llama-server on PATH or in the cache; set INFERSCOPE_BUILD_ENGINE=1 to build it"
+  );
+
+const threads = Math.max(1, availableParallelism() - 1);
+const out = mkdtempSync(join(tmpdir(), "inferscope-real-"));
+
+async function collect(engine: Engine, name: string): Promise<{report: Report; code: number; dir: string}> {
+  const server = await startLlamaServer({
+    binary: engine.binary.path,
+    model: engine.model.path,
+    parallel: 2,
+    ctxPerSlot: 1024,
+    threads,
+    alias: `random-${engine.info.preset}`,
+    niceness: 10
+  });
+  try {
+    const run = await collectRun({
+      engine,
+      server,
+      parallel: 2,
+      threads,
+      name,
+      outDir: out,
+      configPath: join(out, `${name}.yaml`),
+      workload: {prompt_tokens: 128, max_tokens: 48},
+      load: [
+        {mode: "concurrency", values: [1, 2], requests: 24, warmup: 2},
+        {mode: "poisson", values: [4], requests: 24, warmup: 2, seed: 7}
+      ]
+    });
+    expect(run.bundle, `collector exit ${run.code}:\n${run.stdout}`).not.toBeNull();
+    return {report: await analyzeBundle(fsBundle(run.bundle!)), code: run.code, dir: run.bundle!};
+  } finally {
+    await server.stop();
+  }
+}
+
+describe.skipIf(skip)("collector against the real llama-server (tiny preset)", () => {
+  let healthy: {report: Report; code: number; dir: string};
+  let dropping: {report: Report; code: number; dir: string};
+
+  beforeAll(async () => {
+    healthy = await collect(await ensureEngine({preset: "tiny", seed: 1, build}), "real-healthy");
+    dropping = await collect(
+      await ensureEngine({preset: "tiny", seed: 1, build, keepByteTokens: true}),
+      "real-bytetokens"
+    );
+  }, 45 * 60_000);
+
+  afterAll(() => rmSync(out, {recursive: true, force: true}));
+
+  it("classifies every request and counts tokens from the server's usage", () => {
+    const requests = readFileSync(join(healthy.dir, "requests.jsonl"), "utf8").trim().split("\n");
+    // 3 points × (24 measured + 2 warmup)
+    expect(requests).toHaveLength(78);
+    for (const p of healthy.report.load_points) {
+      expect(p.n).toBe(24);
+      expect(Object.values(p.outcomes).reduce((a, b) => a + b, 0)).toBe(24);
+      expect(p.usage_sources).toEqual({server_final: p.n_success});
+    }
+  });
+
+  it("reports TTFT, decode and prefill speed for every load point", () => {
+    for (const p of healthy.report.load_points)
+      for (const id of ["ttft_ms", "decode_tok_s", "prefill_tok_s", "tpot_ms"]) {
+        const m = p.metrics[id]!;
+        if (!isSummary(m)) throw new Error(`${id} should be a distribution`);
+        expect(m.p50, `${p.id} ${id}`).toBeGreaterThan(0);
+      }
+  });
+
+  it("gives a healthy run a VALID verdict", () => {
+    expect(healthy.report.verdict, healthy.report.verdict_reasons.join("\n")).toBe("VALID");
+    expect(healthy.code).toBe(0);
+  });
+
+  it("is not VALID when byte tokens make the server drop streams, and says why", () => {
+    expect(dropping.report.verdict).toBe("INVALID");
+    expect(dropping.code).toBe(4);
+    const g3 = dropping.report.gates.find((g) => g.id === "G3")!;
+    expect(g3.status).toBe("fail");
+    // This llama.cpp build reports the invalid UTF-8 as an error event inside the 200 stream and ends it
+    // without [DONE]; older builds just closed the stream (truncated_stream). Either is a failure.
+    const failures = dropping.report.load_points.flatMap((p) => p.failures);
+    expect(failures.length).toBeGreaterThan(0);
+    for (const f of failures) expect(["inband_error", "truncated_stream"]).toContain(f.outcome);
+    expect(g3.reason).toMatch(/failed/);
+  });
+});
