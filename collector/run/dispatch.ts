@@ -2,8 +2,11 @@ import type {Clock} from "../effects.ts";
 import {Semaphore, type RunControl} from "./control.ts";
 import type {Pacer} from "./streamTypes.ts";
 
-/** Sends one planned request and records it; never rejects. */
-export type SendFn = (index: number, tSchedNs: number) => Promise<void>;
+/**
+ * Sends one planned request; resolves with its end time (run-relative ns) as soon as the stream is over,
+ * and records it right after (so a closed loop can dispatch the next request first). Never rejects.
+ */
+export type SendFn = (index: number, tSchedNs: number) => Promise<number>;
 
 export interface PhaseContext {
   control: RunControl;
@@ -16,8 +19,8 @@ const rel = (ctx: PhaseContext, t: bigint) => Number(t - ctx.origin);
 
 /**
  * Closed loop: exactly `concurrency` requests in flight. The first `concurrency` requests are scheduled
- * at the phase start; every later one at the moment its slot freed (its predecessor ended) and is sent
- * right away. Stops after `count` requests or, duration-bound, when no new request may start.
+ * at the phase start; every later one at the moment its slot freed (its predecessor's end time, tEndNs)
+ * and is sent right away (the gap shows as dispatch lag). Stops after `count` requests or, duration-bound, when no new request may start.
  * Returns the number dispatched.
  */
 export async function runClosedLoop(
@@ -34,8 +37,7 @@ export async function runClosedLoop(
       if (o.count !== null && next >= o.count) return;
       if (deadline !== null && ctx.clock.nowNs() >= deadline) return;
       const i = next++;
-      await ctx.send(i, tSched);
-      tSched = rel(ctx, ctx.clock.nowNs());
+      tSched = await ctx.send(i, tSched);
     }
   };
   await Promise.all(Array.from({length: o.concurrency}, worker));
@@ -71,7 +73,7 @@ export async function runOpenLoop(
       if (ctx.control.stopped) break;
     }
     dispatched++;
-    const p: Promise<void> = ctx.send(i, base + offset).finally(() => {
+    const p: Promise<void> = ctx.send(i, base + offset).then(() => {
       slots?.release();
       pending.delete(p);
     });

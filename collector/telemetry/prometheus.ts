@@ -44,7 +44,8 @@ export function parseScrape(text: string): PromSample[] {
   }
   if (kept.length === 0) return [];
   const out: PromSample[] = [];
-  for (const fam of parsePrometheusTextFormat(kept.join("\n"))) {
+  // the trailing newline matters: the parser drops the final sample of a text that does not end with one
+  for (const fam of parsePrometheusTextFormat(`${kept.join("\n")}\n`)) {
     for (const m of fam.metrics) {
       const v = m.value === undefined ? NaN : Number(m.value);
       out.push([

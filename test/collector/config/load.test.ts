@@ -1,0 +1,99 @@
+import {describe, expect, it} from "vitest";
+import {parse as parseYaml} from "yaml";
+
+import {RunConfigSpec} from "../../../src/analysis/schema/config.ts";
+import {ConfigError, parseRunConfig, resolvedConfigYaml} from "../../../collector/config/load.ts";
+import {createRedactor, redactionMark} from "../../../collector/env/redact.ts";
+
+function problems(text: string) {
+  try {
+    parseRunConfig(text, "run.yaml");
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+const valid = `target:
+  base_url: http://127.0.0.1:8000/v1
+  model: m
+load: {mode: concurrency, values: [1, 2]}
+`;
+
+describe("parseRunConfig", () => {
+  it("fills every default of a minimal config", () => {
+    const c = parseRunConfig(valid, "run.yaml");
+    expect(c.workload.prompt_tokens).toBe(512);
+    expect(c.output.fsync_interval_ms).toBe(1000);
+    expect(Array.isArray(c.load) ? c.load[0]!.requests : c.load.requests).toBe(100);
+  });
+
+  it("names file, line, column and key path of an unknown key", () => {
+    const p = problems(`${valid}telemetry:\n  interval_ms: 200\n  gpus: on\n`);
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatchObject({
+      file: "run.yaml",
+      line: 7,
+      column: 3,
+      path: "telemetry.gpus",
+      message: 'unknown key "gpus"'
+    });
+    expect(new ConfigError(p).message).toBe('run.yaml:7:3: telemetry.gpus: unknown key "gpus"');
+  });
+
+  it("points into the right element of a load list", () => {
+    const p = problems(`target: {base_url: x, model: m}
+load:
+  - mode: concurrency
+    values: [1]
+  - mode: poison
+    values: [2]
+    requets: 5
+`);
+    expect(p.map((x) => `${x.line}:${x.path}`)).toEqual(["5:load[1].mode", "7:load[1].requets"]);
+  });
+
+  it("reports a wrong type at the value and a missing key at its parent", () => {
+    const p = problems(`target:\n  base_url: x\nworkload:\n  max_tokens: many\nload: {mode: rate, values: [1]}\n`);
+    expect(p.find((x) => x.path === "target.model")).toMatchObject({
+      line: 2,
+      message: expect.stringContaining("missing")
+    });
+    expect(p.find((x) => x.path === "workload.max_tokens")).toMatchObject({line: 4, column: 15});
+  });
+
+  it("reports YAML syntax errors and duplicate keys with their line", () => {
+    expect(problems("target: [\n")[0]!.message).toMatch(/^invalid yaml/);
+    const dup = problems(`${valid}load: {mode: rate, values: [1]}\n`);
+    expect(dup[0]).toMatchObject({line: 5, message: expect.stringContaining("unique")});
+  });
+
+  it("rejects requests and duration_s together", () => {
+    const p = problems(
+      `target: {base_url: x, model: m}\nload: {mode: rate, values: [1], requests: 2, duration_s: 3}\n`
+    );
+    expect(p[0]).toMatchObject({line: 2, path: "load", message: "give either requests or duration_s, not both"});
+  });
+});
+
+describe("resolvedConfigYaml", () => {
+  it("re-parses with every default and no secret: header values and URL tokens become marks", () => {
+    const c = parseRunConfig(
+      `target:
+  base_url: http://user:pa55word-x@127.0.0.1:8000/v1?token=sekret-token-1
+  model: m
+  api_key_env: MY_KEY
+  headers: {x-api-key: abcdefgh12345, x-tenant: acme}
+load: {mode: concurrency, values: [1]}
+`,
+      "run.yaml"
+    );
+    const text = resolvedConfigYaml(c, createRedactor(["abcdefgh12345", "pa55word-x", "sekret-token-1"]));
+    expect(text).not.toMatch(/abcdefgh12345|pa55word-x|sekret-token-1|acme/);
+    const back = RunConfigSpec.parse(parseYaml(text));
+    expect(back.target.headers["x-tenant"]).toBe(redactionMark("acme"));
+    expect(back.target.api_key_env).toBe("MY_KEY");
+    expect(back.workload).toEqual(c.workload);
+  });
+});
