@@ -1,7 +1,7 @@
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {Effects} from "../effects.ts";
 import {HttpTextError} from "../httpText.ts";
-import {baseHeaders, endpointUrl, requestBody, serverRoot} from "../run/request.ts";
+import {baseHeaders, endpointUrl, joinUrl, requestBody, serverRoot} from "../run/request.ts";
 import type {StreamFn} from "../run/streamTypes.ts";
 import {engineFromMetrics} from "../telemetry/prometheus.ts";
 import type {Redactor} from "./redact.ts";
@@ -62,7 +62,7 @@ export function authHeaders(apiKey: string | null, extra: Record<string, string>
 
 /** POST /tokenize (vLLM `{model, prompt}`, llama.cpp `{content}`) → token count, or null. */
 export function tokenCounter(fx: Pick<Effects, "http">, config: RunConfig, apiKey: string | null) {
-  const url = `${serverRoot(config.target.base_url)}/tokenize`;
+  const url = joinUrl(serverRoot(config.target.base_url), "/tokenize");
   const headers = {...baseHeaders(apiKey, config.target.headers), accept: "application/json"};
   return async (text: string): Promise<number | null> => {
     for (const body of [{model: config.target.model, prompt: text}, {content: text}]) {
@@ -93,11 +93,11 @@ export async function probeServer(options: {
   origin: bigint;
 }): Promise<ServerProbe> {
   const {fx, config, apiKey, redact} = options;
-  const base = config.target.base_url.replace(/\/+$/, "");
+  const base = config.target.base_url;
   const root = serverRoot(base);
   const headers = authHeaders(apiKey, config.target.headers);
   const connectMs = Math.min(config.target.timeouts.connect_ms, 15_000);
-  const metricsUrl = config.target.metrics_url ?? `${root}/metrics`;
+  const metricsUrl = config.target.metrics_url ?? joinUrl(root, "/metrics");
   const probe: ServerProbe = {
     reachable: false,
     unreachableReason: null,
@@ -117,7 +117,7 @@ export async function probeServer(options: {
     capabilities: {}
   };
   try {
-    const r = await fx.http({url: `${base}/models`, headers, timeoutMs: connectMs});
+    const r = await fx.http({url: joinUrl(base, "/models"), headers, timeoutMs: connectMs});
     probe.reachable = true;
     probe.modelsStatus = r.status;
     const v = parseJson(r.body);
@@ -137,7 +137,7 @@ export async function probeServer(options: {
   }
   for (const path of ["/version", "/props"]) {
     try {
-      const r = await fx.http({url: `${root}${path}`, headers, timeoutMs: connectMs});
+      const r = await fx.http({url: joinUrl(root, path), headers, timeoutMs: connectMs});
       if (r.status < 200 || r.status >= 300) continue;
       const v = parseJson(r.body);
       const facts = path === "/props" ? propsFacts(v) : v;

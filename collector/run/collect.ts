@@ -24,7 +24,7 @@ import {runClosedLoop, runOpenLoop, type PhaseContext} from "./dispatch.ts";
 import {planPoints, type PlannedPoint} from "./plan.ts";
 import {silentProgress, type Progress} from "./progress.ts";
 import {planPrompt, saltedPrompt, saltFor, sha256Hex, type PromptPlan} from "./prompt.ts";
-import {baseHeaders, endpointUrl, requestBody, toRecord} from "./request.ts";
+import {baseHeaders, endpointUrl, joinUrl, requestBody, serverRoot, toRecord} from "./request.ts";
 import {arrivalOffsetsNs} from "./schedule.ts";
 import type {Pacer, StreamFn, StreamResult} from "./streamTypes.ts";
 import {finishBundle, DRAFT_FILE} from "./finish.ts";
@@ -133,7 +133,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
   );
   if (!probe.reachable)
     throw new CliError(
-      `target unreachable: GET ${redact.url(config.target.base_url.replace(/\/+$/, ""))}/models failed (${probe.unreachableReason})`,
+      `target unreachable: GET ${redact.url(joinUrl(config.target.base_url, "/models"))} failed (${probe.unreachableReason})`,
       {exitCode: EXIT.unreachable}
     );
   if (probe.stream && !probe.stream.ok)
@@ -332,8 +332,7 @@ function startTelemetry(c: Ctx, writer: BundleWriter, probe: ServerProbe, anchor
   );
   const metrics = config.telemetry.server_metrics;
   if (metrics === "on" || (metrics === "auto" && probe.metricsOk)) {
-    const url =
-      config.target.metrics_url ?? `${config.target.base_url.replace(/\/+$/, "").replace(/\/v1$/, "")}/metrics`;
+    const url = config.target.metrics_url ?? joinUrl(serverRoot(config.target.base_url), "/metrics");
     list.push(
       startSampler({
         intervalMs: interval,

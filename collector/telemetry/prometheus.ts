@@ -100,6 +100,10 @@ export async function scrapeOnce(
         samples: []
       };
     }
+    for (const smp of samples) {
+      const labels = smp[1];
+      if (labels) for (const k of Object.keys(labels)) labels[k] = redact(labels[k]!);
+    }
     return {tNs, durationMs: dur(), ok: true, error: null, samples};
   } catch (e) {
     return {tNs, durationMs: dur(), ok: false, error: redact((e as Error).message), samples: []};

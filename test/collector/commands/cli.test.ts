@@ -1,0 +1,227 @@
+import {readFileSync, writeFileSync} from "node:fs";
+import {createServer} from "node:net";
+import {join} from "node:path";
+
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+
+import {nodeTooOld} from "../../../collector/cli.ts";
+import {analyzeCommand} from "../../../collector/commands/analyze.ts";
+import {gateCommand} from "../../../collector/commands/gate.ts";
+import type {Io} from "../../../collector/commands/io.ts";
+import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
+import {CliError} from "../../../collector/cliError.ts";
+import {FAST, memoryLogger, spawnCli, tempDir, writeConfig} from "../helpers.ts";
+
+let server: FakeServer;
+const t = tempDir();
+let valid = "";
+let inconclusive = "";
+
+function config(extra: Record<string, unknown> = {}) {
+  return {
+    name: "cli",
+    target: {base_url: server.url, model: "fake-model", headers: {"x-fake-options": FAST}},
+    workload: {prompt_tokens: 16, max_tokens: 8},
+    load: {mode: "concurrency", values: [2], requests: 12, warmup: 1},
+    telemetry: {gpu: "off", server_metrics: "auto", interval_ms: 100},
+    // loosened client-health and achieved-load thresholds: the fake server shares this test's 2 cores
+    gates: {min_samples: 5, max_loop_delay_p99_ms: 1000, max_dispatch_lag_p99_ms: 1000, min_achieved_load: 0.6},
+    output: {fsync_interval_ms: 100},
+    ...extra
+  };
+}
+
+function memoryIo(): Io & {lines: string[]} {
+  const lines: string[] = [];
+  return {lines, out: (l) => void lines.push(l), err: memoryLogger()};
+}
+
+beforeAll(async () => {
+  server = await startFakeServer({port: 0});
+  const ok = spawnCli([
+    "collect",
+    "--config",
+    writeConfig(t.dir, "ok.yaml", config()),
+    "--out",
+    join(t.dir, "b"),
+    "--no-progress"
+  ]);
+  await ok.exit;
+  const bad = spawnCli([
+    "collect",
+    "--config",
+    writeConfig(
+      t.dir,
+      "none.yaml",
+      config({
+        target: {
+          base_url: server.url,
+          model: "fake-model",
+          headers: {"x-fake-scenario": "usage-none", "x-fake-options": FAST}
+        }
+      })
+    ),
+    "--out",
+    join(t.dir, "b"),
+    "--no-progress"
+  ]);
+  const a = await ok.exit;
+  const b = await bad.exit;
+  expect(a.code, ok.stderr()).toBe(0);
+  expect(b.code, bad.stderr()).toBe(4); // finished, verdict not VALID
+  valid = ok.stdout().trim().split("\n").pop()!;
+  inconclusive = bad.stdout().trim().split("\n").pop()!;
+  expect(bad.stderr()).toMatch(/verdict INCONCLUSIVE/);
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  t.cleanup();
+});
+
+describe("inferscope CLI", () => {
+  it("--help documents the exit codes; the bundle path is the last stdout line of collect", async () => {
+    const h = spawnCli(["--help"]);
+    expect((await h.exit).code).toBe(0);
+    expect(h.stdout()).toMatch(/130\s+interrupted/);
+    expect(h.stdout()).toMatch(/5\s+evidence could not be written/);
+    expect(valid).toMatch(/\/\d{8}-[a-z0-9.-]+-fake-model-cli-[0-9a-f]{6}$/);
+  });
+
+  it("a config error exits 2 naming file, line, column and key path", async () => {
+    const path = writeConfig(t.dir, "typo.yaml", {...config(), load: {mode: "concurrency", values: [1], requets: 3}});
+    const c = spawnCli(["collect", "--config", path]);
+    expect((await c.exit).code).toBe(2);
+    expect(c.stderr()).toMatch(
+      new RegExp(`${path.replace(/[.]/g, "\\.")}:\\d+:\\d+: load\\.requets: unknown key "requets"`)
+    );
+    expect(c.stdout()).toBe("");
+  });
+
+  it("an unreachable target exits 3 with its URL, and writes no bundle", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as {port: number}).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const path = writeConfig(
+      t.dir,
+      "down.yaml",
+      config({target: {base_url: `http://127.0.0.1:${port}/v1`, model: "m"}})
+    );
+    const c = spawnCli(["collect", "--config", path, "--out", join(t.dir, "down")]);
+    expect((await c.exit).code).toBe(3);
+    expect(c.stderr()).toMatch(new RegExp(`target unreachable: GET http://127\\.0\\.0\\.1:${port}/v1/models`));
+    expect(c.stdout()).toBe("");
+  });
+
+  it("analyze --json prints the stable shape with the documented keys", async () => {
+    const io = memoryIo();
+    await analyzeCommand(valid, {json: true}, io);
+    const v = JSON.parse(io.lines.join("\n")) as Record<string, unknown> & {
+      gates: Record<string, unknown>[];
+      load_points: {metrics: Record<string, Record<string, unknown>>}[];
+    };
+    expect(Object.keys(v)).toEqual(
+      expect.arrayContaining([
+        "bundle",
+        "verdict",
+        "verdict_reasons",
+        "status",
+        "measure_version",
+        "analyzer_version",
+        "gates",
+        "load_points",
+        "issues"
+      ])
+    );
+    expect(v.verdict).toBe("VALID");
+    expect(Object.keys(v.gates[0]!)).toEqual(["id", "slug", "status", "reason"]);
+    const lp = v.load_points[0]!;
+    expect(Object.keys(lp)).toEqual(
+      expect.arrayContaining(["id", "mode", "value", "n", "n_success", "verdict", "metrics"])
+    );
+    for (const id of ["ttft_ms", "e2e_ms", "tpot_ms", "itl_ms", "inter_chunk_ms", "decode_tok_s", "prefill_tok_s"])
+      expect(Object.keys(lp.metrics[id]!), id).toEqual(
+        expect.arrayContaining(["mean", "p50", "p90", "p95", "p99", "n"])
+      );
+    for (const id of ["request_throughput_rps", "output_throughput_tok_s", "goodput_pct", "success_rate_pct"])
+      expect(lp.metrics[id], id).toHaveProperty("value");
+    expect(lp.metrics.ttft_ms!.p99).toBeNull(); // n = 12 < 100: withheld
+    const text = memoryIo();
+    await analyzeCommand(valid, {}, text);
+    expect(text.lines[0]).toMatch(/verdict VALID/);
+    expect(text.lines.some((l) => /p99 —\*/.test(l))).toBe(true);
+  });
+
+  it("verify: exit 0 when intact; one changed byte makes it exit 4 naming the file", async () => {
+    const ok = spawnCli(["verify", valid]);
+    expect((await ok.exit).code, ok.stdout()).toBe(0);
+    expect(ok.stdout()).toMatch(/^ok\s+requests\.jsonl/m);
+    const path = join(valid, "schedule.jsonl");
+    const before = readFileSync(join(valid, "requests.jsonl"));
+    try {
+      writeFileSync(
+        join(valid, "requests.jsonl"),
+        Buffer.concat([before.subarray(0, 20), Buffer.from(before[20] === 0x31 ? "2" : "1"), before.subarray(21)])
+      );
+      const bad = spawnCli(["verify", valid]);
+      expect((await bad.exit).code).toBe(4);
+      expect(bad.stdout()).toMatch(/FAIL\s+requests\.jsonl\s+MISMATCH/);
+      expect(bad.stderr()).toMatch(/not intact/);
+    } finally {
+      writeFileSync(join(valid, "requests.jsonl"), before);
+    }
+    expect(readFileSync(path, "utf8")).toBe(""); // closed loop: an empty schedule, still digested
+  });
+
+  it("gate: INVALID fails; INCONCLUSIVE fails only with --strict; --min-goodput checks every point", async () => {
+    const pass = memoryIo();
+    await gateCommand([valid, inconclusive], {}, pass);
+    expect(pass.lines.filter((l) => l.startsWith("PASS"))).toHaveLength(2);
+    const good = memoryIo();
+    await gateCommand([valid], {minGoodput: "90", strict: true}, good);
+    expect(good.lines).toEqual([expect.stringMatching(/^PASS .*verdict VALID/)]);
+
+    const strict = spawnCli(["gate", valid, inconclusive, "--strict"]);
+    expect((await strict.exit).code).toBe(4);
+    expect(strict.stdout()).toMatch(/FAIL .*cli.*verdict INCONCLUSIVE/);
+
+    const goodput = memoryIo();
+    const e = await gateCommand([inconclusive], {minGoodput: "90"}, goodput).catch((x: unknown) => x);
+    // without token counts the ITL clause cannot be judged: goodput is unknown, and unknown fails a minimum
+    expect(goodput.lines.join("\n")).toMatch(/concurrency-2: goodput (unknown|\d)/);
+    expect(e instanceof CliError ? e.exitCode : 0).toBe(4);
+
+    await expect(gateCommand([valid], {minGoodput: "150"}, memoryIo())).rejects.toMatchObject({exitCode: 2});
+  });
+
+  it("probe prints the fingerprint and capabilities as JSON", async () => {
+    const p = spawnCli(["probe", "--config", writeConfig(t.dir, "probe.yaml", config())]);
+    expect((await p.exit).code, p.stderr()).toBe(0);
+    const v = JSON.parse(p.stdout()) as {
+      reachable: boolean;
+      capabilities: Record<string, unknown>;
+      host: {cpuCount: number};
+    };
+    expect(v.reachable).toBe(true);
+    expect(v.capabilities).toMatchObject({
+      streaming: true,
+      usage_in_stream: true,
+      metrics: true,
+      tokenize: true,
+      models_endpoint: true
+    });
+    expect(v.host.cpuCount).toBeGreaterThan(0);
+  });
+
+  it("refuses Node older than 22.12", () => {
+    expect([nodeTooOld("20.20.2"), nodeTooOld("22.11.0"), nodeTooOld("22.12.0"), nodeTooOld("24.1.0")]).toEqual([
+      true,
+      true,
+      false,
+      false
+    ]);
+  });
+});

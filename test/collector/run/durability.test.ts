@@ -1,0 +1,210 @@
+import {appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+
+import {analyzeBundle} from "../../../src/analysis/index.ts";
+import type {Manifest, RequestRecord} from "../../../src/analysis/schema/index.ts";
+import {fsBundle} from "../../../src/io/fsBundle.ts";
+import {CliError} from "../../../collector/cliError.ts";
+import {collectCommand} from "../../../collector/commands/collect.ts";
+import type {Io} from "../../../collector/commands/io.ts";
+import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
+import {DRAFT_FILE} from "../../../collector/run/finish.ts";
+import {
+  FAST,
+  fullDiskFiles,
+  gate,
+  memoryLogger,
+  spawnCli,
+  tempDir,
+  testEffects,
+  waitFor,
+  writeConfig
+} from "../helpers.ts";
+
+let server: FakeServer;
+const t = tempDir();
+beforeAll(async () => {
+  server = await startFakeServer({port: 0});
+});
+afterAll(async () => {
+  await server.close();
+  t.cleanup();
+});
+
+const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean);
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
+
+function yamlConfig(extra: Record<string, unknown> = {}) {
+  return {
+    name: "dur",
+    target: {base_url: server.url, model: "fake-model", headers: {"x-fake-options": FAST}},
+    workload: {prompt_tokens: 16, max_tokens: 8},
+    load: {mode: "concurrency", values: [2], requests: 400, warmup: 0},
+    telemetry: {gpu: "off", server_metrics: "auto", interval_ms: 100},
+    gates: {min_samples: 5},
+    output: {fsync_interval_ms: 100},
+    ...extra
+  };
+}
+
+function memoryIo(): Io & {stdout: string[]} {
+  const stdout: string[] = [];
+  return {stdout, out: (l) => void stdout.push(l), err: memoryLogger()};
+}
+
+describe("interrupt (Ctrl-C / SIGTERM)", () => {
+  it("SIGINT mid-run: dispatching stops, in-flight requests finish, bundle sealed as interrupted, exit 130", async () => {
+    const out = join(t.dir, "sigint");
+    const cfg = writeConfig(t.dir, "sigint.yaml", yamlConfig());
+    const child = spawnCli(["collect", "--config", cfg, "--out", out, "--no-progress"]);
+    await waitFor(() => /bundle: /.test(child.stderr()), 20_000, "the bundle to open");
+    await new Promise((r) => setTimeout(r, 400));
+    child.kill("SIGINT");
+    const {code} = await child.exit;
+    expect(code, child.stderr()).toBe(130);
+    const dir = child.stdout().trim().split("\n").pop()!;
+    expect(existsSync(join(dir, "manifest.json"))).toBe(true);
+    const m = manifestOf(dir);
+    expect(m.status).toBe("interrupted");
+    expect(m.statusReason).toMatch(/interrupted by SIGINT/);
+    const recs = lines(join(dir, "requests.jsonl")).map((l) => JSON.parse(l) as RequestRecord);
+    expect(recs.length).toBeGreaterThan(0);
+    expect(recs.length).toBeLessThan(400);
+    expect(recs.every((r) => r.transportError === null && r.finishReason !== null)).toBe(true); // grace: in-flight finished
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(report.status).toBe("interrupted");
+    expect(gate(report, "G1").status).toBe("pass");
+    expect(gate(report, "G28").status).toBe("warn");
+    expect(report.verdict).not.toBe("VALID");
+    expect(lines(join(dir, "client_metrics.jsonl")).some((l) => l.includes('"event":"interrupt"'))).toBe(true);
+    expect(existsSync(join(dir, DRAFT_FILE))).toBe(false);
+  });
+
+  it("with a short grace period, requests still in flight are aborted and recorded as client_abort", async () => {
+    const out = join(t.dir, "grace");
+    const cfg = writeConfig(
+      t.dir,
+      "grace.yaml",
+      yamlConfig({
+        target: {
+          base_url: server.url,
+          model: "fake-model",
+          headers: {"x-fake-scenario": "trickle", "x-fake-options": JSON.stringify({tokenIntervalMs: 200})}
+        },
+        load: {mode: "concurrency", values: [3], requests: 30, warmup: 0, grace_s: 0.2}
+      })
+    );
+    const child = spawnCli(["collect", "--config", cfg, "--out", out, "--no-progress"]);
+    await waitFor(() => /bundle: /.test(child.stderr()), 20_000, "the bundle to open");
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill("SIGTERM");
+    const {code} = await child.exit;
+    expect(code).toBe(130);
+    const dir = child.stdout().trim().split("\n").pop()!;
+    const recs = lines(join(dir, "requests.jsonl")).map((l) => JSON.parse(l) as RequestRecord);
+    expect(recs.filter((r) => r.transportError === "client_abort")).toHaveLength(3);
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(report.load_points[0]!.outcomes.client_abort).toBe(3);
+    expect(manifestOf(dir).statusReason).toMatch(/SIGTERM/);
+  });
+});
+
+describe("crash recovery", () => {
+  it("SIGKILL mid-run leaves an unsealed bundle; `seal` cuts the torn tail with a note and seals it as partial", async () => {
+    const out = join(t.dir, "kill");
+    const cfg = writeConfig(t.dir, "kill.yaml", yamlConfig());
+    const child = spawnCli(["collect", "--config", cfg, "--out", out, "--no-progress"]);
+    await waitFor(() => /bundle: /.test(child.stderr()), 20_000, "the bundle to open");
+    const dir = join(out, readdirSync(out)[0]!);
+    await waitFor(
+      () => existsSync(join(dir, "requests.jsonl")) && lines(join(dir, "requests.jsonl")).length >= 10,
+      20_000,
+      "records"
+    );
+    child.kill("SIGKILL");
+    expect((await child.exit).signal).toBe("SIGKILL");
+    expect(existsSync(join(dir, "manifest.json"))).toBe(false);
+    expect(existsSync(join(dir, DRAFT_FILE))).toBe(true);
+    // A kill between two write() calls of a batch leaves half a line: simulate that torn final write.
+    const intact = readFileSync(join(dir, "requests.jsonl"), "utf8").split("\n").length - 1; // newline-terminated lines
+    const torn = '{"seq":999999,"id":"torn-by-the-kill","events":[[1,';
+    appendFileSync(join(dir, "requests.jsonl"), torn);
+
+    const unsealed = await analyzeBundle(fsBundle(dir));
+    expect(unsealed.status).toBe("partial");
+
+    const seal = spawnCli(["seal", dir]);
+    expect((await seal.exit).code, seal.stderr()).toBe(0);
+    expect(seal.stdout().trim()).toBe(dir);
+    const m = manifestOf(dir);
+    expect(m.status).toBe("partial");
+    expect(m.statusReason).toMatch(/sealed as partial/);
+    expect(existsSync(join(dir, DRAFT_FILE))).toBe(false);
+    expect(lines(join(dir, "requests.jsonl"))).toHaveLength(intact);
+    const notes = lines(join(dir, "client_metrics.jsonl")).map(
+      (l) => JSON.parse(l) as {event?: string; detail?: Record<string, unknown>}
+    );
+    const cut = notes.find((n) => n.event === "tail_truncated" && n.detail?.file === "requests.jsonl");
+    expect(cut?.detail?.bytes).toBeGreaterThanOrEqual(Buffer.byteLength(torn)); // plus any half line the kill left
+    expect(notes.some((n) => n.event === "resume")).toBe(true);
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(report.status).toBe("partial");
+    expect(gate(report, "G1").status).toBe("pass");
+    expect(report.verdict).not.toBe("VALID");
+    expect(report.load_points[0]!.n).toBe(intact);
+
+    const again = spawnCli(["collect", "--resume", dir]);
+    expect((await again.exit).code).toBe(2);
+    expect(again.stderr()).toMatch(/already sealed/);
+  });
+});
+
+describe("evidence that cannot be written", () => {
+  it("a full disk (ENOSPC on requests.jsonl) stops the run: exit 5, sealed partial with the reason, never VALID", async () => {
+    const fx = testEffects({files: fullDiskFiles("requests.jsonl", 6000)});
+    const cfgPath = writeConfig(
+      t.dir,
+      "full.yaml",
+      yamlConfig({load: {mode: "concurrency", values: [2], requests: 60, warmup: 0}})
+    );
+    const io = memoryIo();
+    const err = await collectCommand({config: cfgPath, out: join(t.dir, "full"), progress: false}, io, fx).catch(
+      (e: unknown) => e
+    );
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).exitCode).toBe(5);
+    expect((err as CliError).message).toMatch(/ENOSPC/);
+    const dir = io.stdout[io.stdout.length - 1]!;
+    const m = manifestOf(dir);
+    expect(m.status).toBe("partial");
+    expect(m.statusReason).toMatch(/ENOSPC/);
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(report.verdict).not.toBe("VALID");
+    expect(gate(report, "G1").status).toBe("pass"); // the torn partial write was cut before sealing
+    const notes = lines(join(dir, "client_metrics.jsonl"));
+    expect(notes.some((l) => l.includes('"event":"write_error"'))).toBe(true);
+    expect(notes.some((l) => l.includes('"event":"tail_truncated"'))).toBe(true);
+    expect(report.load_points[0]!.n).toBeLessThan(60);
+  });
+
+  it("an unwritable output folder fails before any request with exit 5", async () => {
+    const blocker = join(t.dir, "not-a-folder");
+    writeFileSync(blocker, "x");
+    const io = memoryIo();
+    const cfgPath = writeConfig(
+      t.dir,
+      "unwritable.yaml",
+      yamlConfig({load: {mode: "concurrency", values: [1], requests: 2, warmup: 0}})
+    );
+    const err = await collectCommand(
+      {config: cfgPath, out: join(blocker, "sub"), progress: false},
+      io,
+      testEffects()
+    ).catch((e: unknown) => e);
+    expect((err as CliError).exitCode).toBe(5);
+    expect((err as CliError).message).toMatch(/cannot create the bundle folder/);
+    expect(io.stdout).toEqual([]);
+  });
+});
