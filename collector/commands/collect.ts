@@ -53,8 +53,7 @@ export async function readConfig(fx: Pick<Effects, "files">, file: string) {
 export async function sealCommand(dir: string, io: Io, fx: Effects): Promise<void> {
   try {
     const m = await sealCrashedBundle(fx, dir);
-    const cuts = m.files.length;
-    io.err.info(`sealed ${m.bundleId} as ${m.status} (${cuts} files digested): ${m.statusReason}`);
+    io.err.info(`sealed ${m.bundleId} as ${m.status} (${m.files.length} files digested): ${m.statusReason}`);
   } catch (e) {
     if (e instanceof RecoverError) throw new CliError(e.message, {exitCode: EXIT.usage});
     throw new CliError(`cannot seal ${dir}: ${(e as Error).message}`, {exitCode: EXIT.writeFailed});

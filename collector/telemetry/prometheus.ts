@@ -15,7 +15,8 @@ export const FAMILY_ALLOWLIST: readonly RegExp[] = [
   /requests_(processing|deferred)/,
   /queue_size|batch_current_size/,
   /(kv|gpu)_cache_usage|token_usage|kv_cache_(tokens|usage_ratio)/,
-  /prompt_tokens|generation_tokens|tokens_predicted|generated_tokens|input_length/,
+  /prompt_tokens|generation_tokens|tokens_predicted|predicted_tokens|generated_tokens|input_length/,
+  /prompt_seconds|n_decode|n_busy_slots/,
   /time_to_first_token|inter_token_latency|time_per_output_token|e2e_request_latency|request_(duration|queue_time|prefill_time|decode_time)|queue_duration|mean_time_per_token/,
   /prefix_cache_(queries|hits)|cache_hit_rate/,
   /num_preemptions|request_success/

@@ -6,11 +6,13 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import {nodeTooOld} from "../../../collector/cli.ts";
 import {analyzeCommand} from "../../../collector/commands/analyze.ts";
+import {collectCommand} from "../../../collector/commands/collect.ts";
 import {gateCommand} from "../../../collector/commands/gate.ts";
 import type {Io} from "../../../collector/commands/io.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import {CliError} from "../../../collector/cliError.ts";
-import {FAST, memoryLogger, spawnCli, tempDir, writeConfig} from "../helpers.ts";
+import {realFiles} from "../../../collector/effects.ts";
+import {FAST, memoryLogger, spawnCli, tempDir, testEffects, writeConfig} from "../helpers.ts";
 
 let server: FakeServer;
 const t = tempDir();
@@ -214,6 +216,27 @@ describe("inferscope CLI", () => {
       models_endpoint: true
     });
     expect(v.host.cpuCount).toBeGreaterThan(0);
+  });
+
+  it("a missing API key variable is a usage error; an existing bundle folder is never overwritten", async () => {
+    const withKey = writeConfig(
+      t.dir,
+      "key.yaml",
+      config({target: {base_url: server.url, model: "fake-model", api_key_env: "NO_SUCH_KEY_VAR"}})
+    );
+    await expect(collectCommand({config: withKey, progress: false}, memoryIo(), testEffects())).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/NO_SUCH_KEY_VAR/)
+    });
+    const exists = Object.assign(new Error("EEXIST: file already exists"), {code: "EEXIST"});
+    const fx = testEffects({files: {...realFiles, mkdirNew: () => Promise.reject(exists)}});
+    const cfg = writeConfig(t.dir, "dup.yaml", config());
+    await expect(
+      collectCommand({config: cfg, out: join(t.dir, "dup"), progress: false}, memoryIo(), fx)
+    ).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/refusing to overwrite/)
+    });
   });
 
   it("refuses Node older than 22.12", () => {
