@@ -1,5 +1,5 @@
 import {PointAccumulator, type PointFacts} from "./accumulate/point.ts";
-import {deriveRequest} from "./derive/request.ts";
+import {deriveRequest, type DerivedRequest} from "./derive/request.ts";
 import {GATES} from "./gates/registry.ts";
 import type {ClientFacts, FileCheck, GateContext, TelemetryFacts} from "./gates/types.ts";
 import {evaluateGates, verdictOf} from "./gates/verdict.ts";
@@ -10,6 +10,7 @@ import {JsonlValidator} from "./ingest/jsonl.ts";
 import {readText} from "./ingest/readText.ts";
 import type {BundleSource, FileStream} from "./ingest/source.ts";
 import {bundleMeta} from "./meta.ts";
+import {canonicalView, sourceComparison, type PointInput} from "./peers/sourceComparison.ts";
 import {RUN_METRIC_DEFS} from "./metrics/registry.ts";
 import type {Report, PointReport, RunMetricValue, MetricValue} from "./report.ts";
 import {loadBlocks, type RunConfig} from "./schema/config.ts";
@@ -133,6 +134,9 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   for (const p of declaredPoints(manifest, config))
     points.set(p.id, new PointAccumulator(p, config, options.keepRows ?? false));
   const unknownPoints = new Set<string>();
+  // Imported bundles keep their (few) derived requests so the source tool's numbers can be recomputed.
+  const imported = manifest?.provenance.kind === "imported";
+  const importedRequests = new Map<string, DerivedRequest[]>();
 
   const client: ClientFacts = {
     samples: 0,
@@ -195,7 +199,13 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
           }
           for (const [field, message] of timeOrderViolations(r))
             issues.push(issue("error", "time_order", path, message, v.lines, field));
-          acc.add(deriveRequest(r));
+          const d = deriveRequest(r);
+          acc.add(d);
+          if (imported && r.phase === "measure") {
+            const list = importedRequests.get(r.point) ?? [];
+            list.push(d);
+            importedRequests.set(r.point, list);
+          }
         });
         issues.push(...v.issues);
         break;
@@ -301,6 +311,14 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     quality,
     sources
   };
+  if (sources.length > 0) {
+    const inputs = new Map<string, PointInput>(
+      facts.map((f) => [f.point.id, {requests: importedRequests.get(f.point.id) ?? [], canonical: canonicalView(f)}])
+    );
+    const comparison = sourceComparison(sources, inputs);
+    report.source_comparison = comparison.rows;
+    issues.push(...comparison.issues);
+  }
   if (options.keepRows) report.rows = facts.flatMap((f) => f.rows);
   if (options.keepSeries) {
     report.series = [...serverSeries(scrapes), ...gpuSeries(gpuSamples)];

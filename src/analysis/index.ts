@@ -26,6 +26,7 @@ export {
   type BundleMeta
 } from "./report.ts";
 export * from "./schema/index.ts";
+export * from "./peers/index.ts";
 export * from "./stats/index.ts";
 export {SERVER_SERIES, type SeriesPoint} from "./telemetry/series.ts";
 export {formatIssue, type Issue} from "./util/issues.ts";

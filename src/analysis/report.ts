@@ -4,6 +4,7 @@ import type {Verdict} from "./gates/verdict.ts";
 import type {LoadPoint, Manifest, Provenance} from "./schema/manifest.ts";
 import type {QualityRecord, SourceRecord} from "./schema/records.ts";
 import type {Stability} from "./stats/stability.ts";
+import type {SourceComparisonRow} from "./peers/compare.ts";
 import type {Summary} from "./stats/summarize.ts";
 import type {SeriesPoint} from "./telemetry/series.ts";
 import type {Issue} from "./util/issues.ts";
@@ -74,6 +75,8 @@ export interface Report {
   meta: BundleMeta;
   quality: QualityRecord[];
   sources: SourceRecord[];
+  /** Imported bundles: the source tool's numbers, our recomputation of them, and our canonical metrics. */
+  source_comparison?: SourceComparisonRow[];
   /** Only with {keepRows: true}. */
   rows?: RequestRow[];
   /** Only with {keepSeries: true}. */

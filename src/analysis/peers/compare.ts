@@ -114,7 +114,8 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
     }
   } else if (s.reported !== null) {
     const d = relDiff(s.reported, r.value);
-    if (d > TOLERANCE) {
+    if (d > TOLERANCE && r.status === "approximate") notes.push(`approximate (differs by ${pct(d)}): ${r.note ?? ""}`);
+    else if (d > TOLERANCE) {
       finding = true;
       notes.push(`FINDING: recomputed differs from reported by ${pct(d)}${r.note ? ` (${r.note})` : ""}`);
     } else if (r.status !== "exact" && r.note) notes.push(`${r.status}: ${r.note}`);
@@ -148,12 +149,12 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
 export function canonicalRef(view: CanonicalView | null, metricId: string, stat: Stat, scale = 1): CanonicalRef | null {
   if (!view) return null;
   const values = view.values(metricId);
-  const label = typeof stat === "string" ? stat : `p${stat.p} (nearest rank)`;
+  const label = typeof stat === "string" ? stat : stat.p === 50 ? "p50 (median)" : `p${stat.p} (nearest rank)`;
   const metric = `${metricId} ${label}`;
   if (values.length === 0) return {metric, value: null, note: `${metricId}: no values in the imported data`};
   const c = canonicalStat(values, stat);
   if (c.value === undefined) return {metric, value: null, note: c.withheld ?? "not defined"};
-  return {metric, value: c.value * scale};
+  return {metric, value: stat === "count" ? c.value : c.value * scale};
 }
 
 /** A run-level canonical metric in the source's unit. */
@@ -176,6 +177,11 @@ export const derived = (value: number | undefined | null, note: string): Recompu
     : {value, status: "derived", note};
 
 export const missing = (note: string): Recomputed => ({value: null, status: "not_recomputable", note});
+
+export const approximate = (value: number | undefined | null, note: string): Recomputed =>
+  value == null || !Number.isFinite(value)
+    ? {value: null, status: "not_recomputable", note}
+    : {value, status: "approximate", note};
 
 export const bounded = (lower: number | null, upper: number | null, note: string): Recomputed => ({
   value: null,

@@ -25,7 +25,7 @@ export function parseGuidellmPercentile(label: string): number | null {
   if (!m) return null;
   const d = m[1]!;
   if (d.length === 2) return Number(d);
-  if (d.length === 3) return d.startsWith("0") ? Number(d) / 10 : Number(d) / 10;
+  if (d.length === 3) return Number(d) / 10;
   return null;
 }
 
@@ -67,13 +67,14 @@ export function weightedStat(values: readonly number[], weights: readonly number
 }
 
 /**
- * InferScope's canonical statistic of the same name: mean, median, population std, min, max, and
- * nearest-rank percentiles, withheld (undefined) when ⌈p·n⌉ = n — the value would just be the maximum.
+ * InferScope's canonical statistic of the same name: mean, median (= our p50), population std, min, max,
+ * and nearest-rank percentiles, withheld (undefined) when ⌈p·n⌉ = n — the value would just be the maximum.
  */
 export function canonicalStat(values: readonly number[], stat: Stat): {value: number | undefined; withheld?: string} {
   const n = values.length;
   if (n === 0) return {value: undefined};
   if (typeof stat === "string") return {value: numpyStat(values, stat, 0)};
+  if (stat.p === 50) return {value: numpyStat(values, "median")};
   const p = stat.p / 100;
   const rank = Math.max(1, Math.ceil(p * n - 1e-9));
   if (rank === n && p < 1)

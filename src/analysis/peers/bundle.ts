@@ -1,0 +1,146 @@
+import {stringify} from "yaml";
+
+import {RunConfigSpec, type LoadMode, type RunConfig} from "../schema/config.ts";
+import type {Manifest} from "../schema/manifest.ts";
+import type {ImportedRun} from "./types.ts";
+
+/** The run configuration as far as the source tells it; everything else takes InferScope's defaults. */
+export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: string[]} {
+  const w = run.workload;
+  const unknown: string[] = [];
+  const known = <T>(name: string, v: T | undefined): T | undefined => {
+    if (v === undefined) unknown.push(name);
+    return v;
+  };
+  const byMode = new Map<LoadMode, {values: number[]; repeats: number; requests: number | null}>();
+  for (const p of run.loadPoints) {
+    const b = byMode.get(p.mode) ?? {values: [], repeats: p.repeats, requests: p.requests};
+    if (!b.values.includes(p.value)) b.values.push(p.value);
+    b.repeats = Math.max(b.repeats, p.repeats);
+    byMode.set(p.mode, b);
+  }
+  const load = [...byMode].map(([mode, b]) => ({
+    mode,
+    values: b.values,
+    repeats: b.repeats,
+    warmup: 0,
+    ...(b.requests ? {requests: b.requests} : {})
+  }));
+  const spec = {
+    name: `${run.tool}-import`,
+    description: `imported from ${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""}: only what the source records is a fact of its run; fields listed as unknown take InferScope defaults`,
+    labels: run.labels,
+    target: {
+      base_url: known("target.base_url", w.baseUrl ? redactUrl(w.baseUrl) : undefined) ?? "unknown",
+      model: known("target.model", run.model ?? undefined) ?? "unknown",
+      endpoint: known("target.endpoint", w.endpoint) ?? "chat",
+      ...(run.environment.engine ? {engine: run.environment.engine} : {}),
+      ...(run.environment.gpus ? {gpus: run.environment.gpus} : {})
+    },
+    workload: {
+      prompt_tokens: known("workload.prompt_tokens", w.promptTokens),
+      max_tokens: known("workload.max_tokens", w.maxTokens),
+      ignore_eos: known("workload.ignore_eos", w.ignoreEos),
+      temperature: known("workload.temperature", w.temperature),
+      salt: false
+    },
+    load: load.length === 1 ? load[0]! : load,
+    ...(w.slo ? {slo: w.slo} : {})
+  };
+  unknown.push("workload.salt (recorded as false: peers do not salt prompts)");
+  if (!w.slo) unknown.push("slo");
+  return {config: RunConfigSpec.parse(spec), unknown};
+}
+
+/** config.resolved.yaml of an imported bundle: a header naming the unknowns, then the resolved config. */
+export function importedConfigYaml(run: ImportedRun): string {
+  const {config, unknown} = importedConfig(run);
+  const header = [
+    `# imported from ${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""} by \`inferscope import\``,
+    "# unknown in the source (InferScope defaults below are not facts of the source run):",
+    ...unknown.map((u) => `#   ${u}`)
+  ].join("\n");
+  return `${header}\n${stringify(config, {lineWidth: 0})}`;
+}
+
+export interface ManifestInputs {
+  bundleId: string;
+  configSha256: string;
+  collector: Manifest["collector"];
+  files: {name: string; sha256: string; bytes: number}[];
+  /** Used when the source records no start time (e.g. the newest input file's modification time). */
+  startedAtFallback: string;
+  measureVersion?: string;
+}
+
+/** A URL without credentials or query (tokens travel there). */
+export const redactUrl = (url: string): string => url.replace(/\/\/[^/@]*@/, "//***@").replace(/\?.*$/, "");
+
+/** The manifest of an imported bundle (without `files`, which sealing adds). */
+export function importedManifest(run: ImportedRun, m: ManifestInputs): Omit<Manifest, "files"> {
+  const notes = [...run.notes];
+  const startedAt = run.startedAt ?? run.finishedAt ?? m.startedAtFallback;
+  if (!run.startedAt)
+    notes.push(
+      run.finishedAt
+        ? "start time not recorded: the source's end time is used"
+        : "start time not recorded: the input file's modification time is used"
+    );
+  const anchors = run.clock === "wall" && run.startedAt ? [{wall: run.startedAt, tNs: 0}] : [];
+  return {
+    schemaVersion: 1,
+    bundleId: m.bundleId,
+    measureVersion: m.measureVersion ?? `import-${run.tool}`,
+    status: run.status,
+    statusReason: run.statusReason,
+    startedAt,
+    finishedAt: run.finishedAt,
+    monotonicOriginNs: run.originNs,
+    timeUnit: "ns",
+    clockAnchors: anchors,
+    collector: m.collector,
+    configSha256: m.configSha256,
+    durability: {fsyncIntervalMs: null},
+    prng: null,
+    loadPoints: run.loadPoints,
+    labels: run.labels,
+    environment: {
+      host: {os: null, arch: null, cpuModel: null, cpuCount: null, memoryBytes: null, hostname: null},
+      gpu: {
+        available: (run.environment.gpuNames?.length ?? 0) > 0,
+        reason: (run.environment.gpuNames?.length ?? 0) > 0 ? null : `not recorded by ${run.tool}`,
+        devices: (run.environment.gpuNames ?? []).map((name, index) => ({
+          index,
+          name,
+          uuid: null,
+          memoryTotalMiB: null,
+          powerLimitW: null,
+          computeCapability: null
+        })),
+        driverVersion: null,
+        cudaVersion: null,
+        topology: null
+      },
+      server: {
+        baseUrl: run.workload.baseUrl ? redactUrl(run.workload.baseUrl) : null,
+        engine: run.environment.engine ?? null,
+        engineVersion: run.environment.engineVersion ?? null,
+        models: null,
+        version: null,
+        launchArgs: null,
+        imageDigest: null,
+        gpus: run.environment.gpus ?? null,
+        capabilities: {}
+      },
+      runtime: {node: null, platform: null},
+      extra: run.environment.extra
+    },
+    provenance: {
+      kind: "imported",
+      tool: run.tool,
+      toolVersion: run.toolVersion,
+      files: m.files,
+      note: notes.join("; ")
+    }
+  };
+}

@@ -1,0 +1,90 @@
+import type {PointFacts} from "../accumulate/point.ts";
+import type {DerivedRequest} from "../derive/request.ts";
+import {RUN_METRIC_DEFS} from "../metrics/registry.ts";
+import {FILE_NAMES, type SourceRecord} from "../schema/records.ts";
+import {issue, type Issue} from "../util/issues.ts";
+import type {CanonicalView, ComparisonInput, SourceComparisonRow} from "./compare.ts";
+import {compareAiperf} from "./aiperf.ts";
+import {compareGenaiPerf} from "./genaiPerf.ts";
+import {compareGuidellm} from "./guidellm.ts";
+import {compareInferscopeV1} from "./inferscopeV1.ts";
+import {compareLlmperf} from "./llmperf.ts";
+import {compareVllmLike} from "./vllmLike.ts";
+
+export type {SourceComparisonRow} from "./compare.ts";
+
+const COMPARE: Record<string, (input: ComparisonInput) => SourceComparisonRow[]> = {
+  vllm: compareVllmLike,
+  sglang: compareVllmLike,
+  "genai-perf": compareGenaiPerf,
+  aiperf: compareAiperf,
+  guidellm: compareGuidellm,
+  llmperf: compareLlmperf,
+  "inferscope-v1": compareInferscopeV1
+};
+
+/** Our canonical values of one load point, read from the analyzer's per-point facts. */
+export function canonicalView(f: PointFacts): CanonicalView {
+  return {
+    values: (id) => {
+      const col = f.columns.get(id);
+      return col ? Array.from(col) : [];
+    },
+    run: (id) => {
+      const def = RUN_METRIC_DEFS.find((m) => m.id === id);
+      if (!def) return {value: null, reason: `unknown metric ${id}`};
+      return def.value(f.totals);
+    }
+  };
+}
+
+export interface PointInput {
+  requests: readonly DerivedRequest[];
+  canonical: CanonicalView | null;
+}
+
+/**
+ * The three-column view of an imported bundle: for every number the source tool reported, its value,
+ * our recomputation of it under the tool's own definition, and our canonical metric, with a one-line
+ * note wherever they differ. A reported-vs-recomputed contradiction is also returned as an issue.
+ */
+export function sourceComparison(
+  sources: readonly SourceRecord[],
+  points: ReadonlyMap<string, PointInput>
+): {rows: SourceComparisonRow[]; issues: Issue[]} {
+  const rows: SourceComparisonRow[] = [];
+  const issues: Issue[] = [];
+  for (const source of sources) {
+    const compare = COMPARE[source.tool];
+    if (!compare) {
+      issues.push(
+        issue(
+          "warning",
+          "source_unknown_tool",
+          FILE_NAMES.source,
+          `no comparison for tool "${source.tool}"`,
+          source.seq + 1,
+          "tool"
+        )
+      );
+      continue;
+    }
+    const p = source.point === null ? null : points.get(source.point);
+    const requests = p ? p.requests : source.point === null ? [...points.values()].flatMap((x) => x.requests) : [];
+    const own = compare({source, requests, canonical: p?.canonical ?? null});
+    for (const row of own)
+      if (row.finding)
+        issues.push(
+          issue(
+            "warning",
+            "source_mismatch",
+            FILE_NAMES.source,
+            `${source.tool} reports ${row.metric} = ${row.reported} but its own definition over the imported data gives ${row.recomputed ?? `a value outside [${row.bound?.lower}, ${row.bound?.upper}]`}: ${row.note ?? ""}`,
+            source.seq + 1,
+            row.metric
+          )
+        );
+    rows.push(...own);
+  }
+  return {rows, issues};
+}
