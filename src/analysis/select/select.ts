@@ -56,7 +56,7 @@ export interface Selection {
   constraints: Constraints;
   /** The best qualifying configuration of each model (models are not interchangeable). */
   recommended: Ranked[];
-  /** Every qualifying configuration, best first. */
+  /** Every qualifying configuration, grouped by model, best first within each (rank restarts per model). */
   qualifying: Ranked[];
   excluded: {candidate: Candidate; reasons: Exclusion[]}[];
   /** Set when nothing qualifies: why, counted by reason. */
@@ -184,15 +184,16 @@ export function selectConfigs(candidates: readonly Candidate[], constraints: Con
     if (reasons.length === 0) qualifying.push(c);
     else excluded.push({candidate: c, reasons});
   }
-  qualifying.sort(byRank);
-  const ranked = qualifying.map((candidate, i) => ({candidate, rank: i + 1}));
-  const seen = new Set<string>();
-  const recommended = ranked.filter((r) => {
-    const m = r.candidate.model ?? "";
-    if (seen.has(m)) return false;
-    seen.add(m);
-    return true;
+  // Throughput per GPU is only comparable within a model: rank inside each model, recommend each model's first.
+  qualifying.sort((a, b) => (a.model ?? "").localeCompare(b.model ?? "") || byRank(a, b));
+  const ranks = new Map<string, number>();
+  const ranked = qualifying.map((candidate) => {
+    const m = candidate.model ?? "";
+    const rank = (ranks.get(m) ?? 0) + 1;
+    ranks.set(m, rank);
+    return {candidate, rank};
   });
+  const recommended = ranked.filter((r) => r.rank === 1).sort((a, b) => byRank(a.candidate, b.candidate));
   excluded.sort((a, b) => byRank(a.candidate, b.candidate));
   let noRecommendation: Bilingual[] | null = null;
   if (ranked.length === 0) {
