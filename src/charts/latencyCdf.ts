@@ -5,15 +5,21 @@ export interface CdfRow {
   value: number;
 }
 
-/** Empirical CDF per series: x = value, y = share of requests at or below it. */
-export function cdfPoints(rows: readonly CdfRow[]): {series: string; value: number; share: number}[] {
+/**
+ * Empirical CDF per series: x = value, y = share of requests at or below it. Series longer than
+ * `maxPoints` keep every ⌈n/maxPoints⌉-th step plus the last one (the curve's shape, a bounded page size).
+ */
+export function cdfPoints(rows: readonly CdfRow[], maxPoints = 400): {series: string; value: number; share: number}[] {
   const by = new Map<string, number[]>();
   for (const r of rows)
     if (Number.isFinite(r.value)) (by.get(r.series) ?? by.set(r.series, []).get(r.series)!).push(r.value);
   const out: {series: string; value: number; share: number}[] = [];
   for (const [series, values] of [...by].sort((a, b) => a[0].localeCompare(b[0]))) {
     values.sort((a, b) => a - b);
-    values.forEach((value, i) => out.push({series, value, share: (i + 1) / values.length}));
+    const step = Math.max(1, Math.ceil(values.length / maxPoints));
+    values.forEach((value, i) => {
+      if (i % step === step - 1 || i === values.length - 1) out.push({series, value, share: (i + 1) / values.length});
+    });
   }
   return out;
 }
@@ -21,9 +27,9 @@ export function cdfPoints(rows: readonly CdfRow[]): {series: string; value: numb
 /** Latency CDF (one line per series, step curve), log x when the range spans more than 20×. */
 export function latencyCdf(
   rows: readonly CdfRow[],
-  opts: {document: Document; width?: number; xLabel: string; yLabel: string}
+  opts: {document: Document; width?: number; xLabel: string; yLabel: string; maxPoints?: number}
 ): Element {
-  const pts = cdfPoints(rows);
+  const pts = cdfPoints(rows, opts.maxPoints);
   const xs = pts.map((p) => p.value).filter((v) => v > 0);
   const log = xs.length > 0 && Math.max(...xs) / Math.min(...xs) > 20;
   return Plot.plot({
