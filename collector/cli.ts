@@ -22,7 +22,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/gate.ts"),
   () => import("./commands/probe.ts"),
   () => import("./commands/configSchema.ts"),
-  () => import("./commands/fakeServer.ts")
+  () => import("./commands/fakeServer.ts"),
+  () => import("./commands/report.ts")
 ];
 
 export const EXIT_HELP = `

@@ -254,6 +254,13 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
   const samplers = startTelemetry(c, writer, probe, anchors);
   try {
     await runPoints(c, writer, prompt, probe, bundleId, id);
+  } catch (e) {
+    // a collector bug: keep what was captured on disk (unsealed: `inferscope seal` can recover it)
+    c.control.stop("write_error", `collector error: ${(e as Error).message}`, 0);
+    for (const s of samplers.list) await s.stop();
+    writer.note(c.rel(), "collector_error", {message: c.redact((e as Error).message)});
+    await writer.close();
+    throw e;
   } finally {
     for (const s of samplers.list) await s.stop();
     samplers.final();
@@ -359,7 +366,13 @@ function startTelemetry(c: Ctx, writer: BundleWriter, probe: ServerProbe, anchor
       })
     );
   }
-  return {list, final: () => writer.client.append(monitor.sample(c.rel())) && monitor.close()};
+  return {
+    list,
+    final: () => {
+      writer.client.append(monitor.sample(c.rel()));
+      monitor.close();
+    }
+  };
 }
 
 async function runPoints(
