@@ -23,6 +23,7 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/probe.ts"),
   () => import("./commands/configSchema.ts"),
   () => import("./commands/fakeServer.ts"),
+  () => import("./commands/import.ts"),
   () => import("./commands/report.ts")
 ];
 

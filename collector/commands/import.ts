@@ -1,0 +1,238 @@
+import {createHash} from "node:crypto";
+import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {basename, dirname, join, relative, resolve, sep} from "node:path";
+
+import type {Command} from "commander";
+
+import {
+  analyzeBundle,
+  FILE_NAMES,
+  formatPeerError,
+  importedConfigYaml,
+  importedManifest,
+  importPeer,
+  isPeerTool,
+  PEER_TOOLS,
+  type ImportedRun,
+  type PeerTool
+} from "../../src/analysis/index.ts";
+import {fsBundle} from "../../src/io/fsBundle.ts";
+import {sealBundle} from "../bundle/seal.ts";
+import {bundleName} from "../bundle/name.ts";
+import {CliError, EXIT} from "../cliError.ts";
+import {defaultIo, type Io} from "./io.ts";
+
+const READABLE = /\.(json|jsonl|ya?ml)$/i;
+const MAX_DEPTH = 3;
+
+export interface InputFile {
+  /** Unique display name: the base name, or enough parent folders to tell it apart. */
+  name: string;
+  path: string;
+  text: string;
+  bytes: number;
+  sha256: string;
+  mtimeMs: number;
+}
+
+/** Files under a folder (JSON, JSON Lines, YAML), sorted, at most MAX_DEPTH levels deep. */
+function walk(dir: string, depth = 0): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, {withFileTypes: true}).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = join(dir, e.name);
+    if (e.isDirectory() && depth < MAX_DEPTH && !e.name.startsWith(".")) out.push(...walk(full, depth + 1));
+    else if (e.isFile() && READABLE.test(e.name)) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * An InferScope v1 raw run folder (`results/raw/<run-id>/`) has its aggregate under
+ * `results/processed/<run-id>/aggregate.json`: include it when it exists.
+ */
+function v1Sibling(dir: string): string[] {
+  const abs = resolve(dir);
+  const id = basename(abs);
+  if (basename(dirname(abs)) !== "raw") return [];
+  const agg = join(dirname(dirname(abs)), "processed", id, "aggregate.json");
+  return existsSync(agg) ? [agg] : [];
+}
+
+/** Shortest path suffixes that tell the files apart (`groq_70b.json` twice → `individual/…`, `summary/…`). */
+export function uniqueNames(paths: readonly string[]): string[] {
+  const parts = paths.map((p) => resolve(p).split(sep));
+  return parts.map((ps, i) => {
+    for (let k = 1; k <= ps.length; k++) {
+      const name = ps.slice(-k).join("/");
+      if (parts.every((qs, j) => j === i || qs.slice(-k).join("/") !== name)) return name;
+    }
+    return ps.join("/");
+  });
+}
+
+/** Reads the inputs (folders expanded); every unreadable path is a usage error naming it. */
+export function readInputs(paths: readonly string[]): InputFile[] {
+  const files: string[] = [];
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new CliError(`no such file or folder: ${p}`, {exitCode: EXIT.usage});
+    }
+    if (st.isDirectory()) {
+      const found = [...walk(p), ...v1Sibling(p)];
+      if (found.length === 0) throw new CliError(`no .json, .jsonl or .yaml files in ${p}`, {exitCode: EXIT.usage});
+      files.push(...found);
+    } else files.push(p);
+  }
+  const unique = [...new Set(files.map((f) => resolve(f)))];
+  const names = uniqueNames(unique);
+  return unique.map((path, i) => {
+    const buf = readFileSync(path);
+    return {
+      name: names[i]!,
+      path,
+      text: buf.toString("utf8"),
+      bytes: buf.length,
+      sha256: createHash("sha256").update(buf).digest("hex"),
+      mtimeMs: statSync(path).mtimeMs
+    };
+  });
+}
+
+const jsonl = (rows: readonly unknown[]): string =>
+  rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
+
+function packageVersion(): string {
+  try {
+    return String(
+      (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {version?: unknown}).version
+    );
+  } catch {
+    return "0.0.0";
+  }
+}
+
+/** Bundle id: `<date>-import-<model>-<tool>-<6 hex of the inputs' digests>` (the same inputs give the same id). */
+export function importBundleId(run: ImportedRun, inputs: readonly InputFile[], startedAt: string): string {
+  const id = createHash("sha256")
+    .update(
+      inputs
+        .map((f) => f.sha256)
+        .sort()
+        .join(",")
+    )
+    .digest("hex")
+    .slice(0, 6);
+  return bundleName({
+    wallMs: Date.parse(startedAt),
+    host: "import",
+    model: run.model ?? "unknown-model",
+    name: run.tool,
+    id
+  });
+}
+
+/**
+ * Writes an imported run as a sealed bundle under `outDir`: into a temporary folder first, renamed at
+ * the end, so a failure never leaves a half-written bundle. Returns the bundle folder.
+ */
+export async function writeImportedBundle(
+  run: ImportedRun,
+  inputs: readonly InputFile[],
+  outDir: string
+): Promise<string> {
+  const fallback = new Date(Math.max(...inputs.map((f) => f.mtimeMs))).toISOString();
+  const startedAt = run.startedAt ?? run.finishedAt ?? fallback;
+  const bundleId = importBundleId(run, inputs, startedAt);
+  const final = join(outDir, bundleId);
+  if (existsSync(final))
+    throw new CliError(`bundle already exists: ${final} (bundles are immutable; the same inputs give the same id)`, {
+      exitCode: EXIT.usage
+    });
+  mkdirSync(outDir, {recursive: true});
+  const tmp = join(outDir, `.${bundleId}.tmp-${process.pid}`);
+  rmSync(tmp, {recursive: true, force: true});
+  mkdirSync(tmp);
+  try {
+    const config = importedConfigYaml(run);
+    writeFileSync(join(tmp, FILE_NAMES.config), config);
+    const files: string[] = [FILE_NAMES.config];
+    if (run.requests.length) {
+      writeFileSync(join(tmp, FILE_NAMES.requests), jsonl(run.requests));
+      files.push(FILE_NAMES.requests);
+    }
+    writeFileSync(join(tmp, FILE_NAMES.source), jsonl(run.sources));
+    files.push(FILE_NAMES.source);
+    const manifest = importedManifest(run, {
+      bundleId,
+      configSha256: createHash("sha256").update(config).digest("hex"),
+      collector: {
+        name: "inferscope-import",
+        version: packageVersion(),
+        lockfileSha256: null,
+        gitCommit: null,
+        node: process.version
+      },
+      files: inputs.map((f) => ({name: f.name, sha256: f.sha256, bytes: f.bytes})),
+      startedAtFallback: fallback
+    });
+    await sealBundle(tmp, manifest, files);
+    renameSync(tmp, final);
+    return final;
+  } catch (e) {
+    rmSync(tmp, {recursive: true, force: true});
+    if (e instanceof CliError) throw e;
+    throw new CliError(`could not write the bundle under ${outDir}: ${(e as Error).message}`, {
+      exitCode: EXIT.writeFailed,
+      cause: e
+    });
+  }
+}
+
+export interface ImportOptions {
+  out: string;
+}
+
+export async function importCommand(tool: string, paths: readonly string[], o: ImportOptions, io: Io): Promise<string> {
+  if (tool !== "auto" && !isPeerTool(tool))
+    throw new CliError(`unknown tool "${tool}": expected one of ${[...PEER_TOOLS, "auto"].join(", ")}`, {
+      exitCode: EXIT.usage
+    });
+  const inputs = readInputs(paths);
+  const r = importPeer(tool as PeerTool | "auto", inputs);
+  if (!r.ok) {
+    const lines = r.errors.map((e) => {
+      const input = inputs.find((f) => f.name === e.file);
+      return formatPeerError({...e, file: input ? relative(process.cwd(), input.path) || input.name : e.file});
+    });
+    throw new CliError(`cannot import ${tool === "auto" ? "(auto)" : tool}:\n${lines.join("\n")}`, {
+      exitCode: EXIT.usage
+    });
+  }
+  const run = r.value;
+  const dir = await writeImportedBundle(run, inputs, o.out);
+  const report = await analyzeBundle(fsBundle(dir));
+  const rows = report.source_comparison ?? [];
+  const findings = rows.filter((x) => x.finding).length;
+  io.err.info(
+    `imported ${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""}: ${run.requests.length} requests, ${run.loadPoints.length} load point(s); verdict ${report.verdict}; ${rows.length} compared numbers, ${findings} reported ≠ recomputed`
+  );
+  io.out(dir);
+  return dir;
+}
+
+export function register(program: Command): void {
+  program
+    .command("import")
+    .description(
+      "import another benchmark tool's results as a sealed InferScope bundle (recomputed under their definitions and ours)"
+    )
+    .argument("<tool>", `${PEER_TOOLS.join(", ")} or auto (detect by shape)`)
+    .argument("<files...>", "result files or folders")
+    .requiredOption("--out <dir>", "folder to write the bundle into (e.g. evidence)")
+    .action(async (tool: string, files: string[], o: ImportOptions) => {
+      await importCommand(tool, files, o, defaultIo());
+    });
+}
