@@ -99,7 +99,7 @@ export function streamRequest(req: StreamRequest): Promise<StreamResult> {
   if (typeof req.origin !== "bigint") {
     return Promise.reject(new Error(`streamRequest: origin must be a bigint, got ${typeof req.origin}`));
   }
-  return new Promise<StreamResult>((resolve) => new Call(req, url, resolve).start());
+  return new Promise<StreamResult>((resolve, reject) => new Call(req, url, resolve, reject).start());
 }
 
 type Phase = "connect" | "headers" | "body" | "done";
@@ -109,6 +109,7 @@ class Call implements SseSink {
   private readonly r: StreamRequest;
   private readonly url: URL;
   private readonly resolve: (r: StreamResult) => void;
+  private readonly reject: (e: Error) => void;
   private readonly clock: () => bigint;
   private readonly origin: bigint;
   private readonly redact: (s: string) => string;
@@ -151,10 +152,11 @@ class Call implements SseSink {
   private readonly onTimerBound = (): void => this.onTimer();
   private readonly onAbortBound = (): void => this.fail("client_abort", "aborted by the client");
 
-  constructor(r: StreamRequest, url: URL, resolve: (r: StreamResult) => void) {
+  constructor(r: StreamRequest, url: URL, resolve: (r: StreamResult) => void, reject: (e: Error) => void) {
     this.r = r;
     this.url = url;
     this.resolve = resolve;
+    this.reject = reject;
     this.clock = r.clock ?? process.hrtime.bigint;
     this.origin = r.origin;
     this.redact = r.redact ?? identity;
@@ -171,8 +173,15 @@ class Call implements SseSink {
     const signal = this.r.signal;
     if (signal?.aborted) return this.fail("client_abort", "aborted by the client before dispatch");
     signal?.addEventListener("abort", this.onAbortBound, {once: true});
-    const headers: Record<string, string | number> = {...this.r.headers};
-    if (!hasHeader(headers, "content-type")) headers["content-type"] = "application/json";
+    const headers: Record<string, string | number> = {};
+    let contentType = false;
+    for (const [k, v] of Object.entries(this.r.headers)) {
+      const lower = k.toLowerCase();
+      if (lower === "content-length") continue; // always the body's real length, set below
+      if (lower === "content-type") contentType = true;
+      headers[k] = v;
+    }
+    if (!contentType) headers["content-type"] = "application/json";
     headers["content-length"] = Buffer.byteLength(this.r.body);
     const u = this.url;
     const request = u.protocol === "https:" ? httpsRequest : httpRequest;
@@ -185,10 +194,14 @@ class Call implements SseSink {
         path: u.pathname + u.search,
         method: "POST",
         headers,
-        agent: this.r.agent ?? defaultAgent(u)
+        agent: this.r.agent ?? defaultAgent(u),
+        ...(u.username === "" ? {} : {auth: `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`})
       });
     } catch (e) {
-      return this.fail("other", `request setup failed: ${(e as Error).message}`);
+      // Deterministic setup errors (an invalid header name or value): a caller bug, not a server fault.
+      this.phase = "done";
+      signal?.removeEventListener("abort", this.onAbortBound);
+      return this.reject(new Error(`streamRequest: request setup failed: ${(e as Error).message}`));
     }
     this.req = req;
     req.on("socket", this.onSocketBound);
@@ -284,12 +297,15 @@ class Call implements SseSink {
     if ((this.phase as Phase) !== "done") this.finish(null, null, true);
   }
 
-  /** The response stream failed after the headers: RST (socket error) or FIN before the body was complete. */
+  /**
+   * The response stream failed after the headers. Node reports a premature close as ECONNRESET "aborted":
+   * with a socket error first it was an RST (conn_reset); without one, a clean FIN before the body was
+   * complete, which is not a transport error (the analyzer sees no terminal marker: truncated_stream).
+   */
   private onResError(e: Error): void {
     if (this.phase === "done") return;
     if (this.socketError !== null) return this.fail("conn_reset", this.socketError.message);
-    // A clean FIN without the end of the body is not a transport error: the analyzer sees no terminal marker.
-    void e;
+    if (e.message !== "aborted") return this.onError(e);
     this.tEnd = this.now();
     this.finish(null, null, false);
   }
@@ -404,8 +420,3 @@ class Call implements SseSink {
 }
 
 function noop(): void {}
-
-function hasHeader(h: Record<string, unknown>, name: string): boolean {
-  for (const k of Object.keys(h)) if (k.toLowerCase() === name) return true;
-  return false;
-}

@@ -1,4 +1,4 @@
-import type {Agent} from "node:http";
+import {createServer, type Agent, type IncomingHttpHeaders} from "node:http";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
@@ -78,9 +78,10 @@ function serverEventTimes(log: SendLogEntry[]): bigint[] {
 }
 
 /** Nothing lost: the client recorded exactly the events the server completed, each after its send time. */
-function expectNothingLost(r: StreamResult, log: SendLogEntry[]): void {
+function expectNothingLost(r: StreamResult, log: SendLogEntry[], prefixOnly = false): void {
   const sent = serverEventTimes(log);
-  expect(r.events.length, "events recorded vs events sent").toBe(sent.length);
+  if (prefixOnly) expect(r.events.length).toBeLessThanOrEqual(sent.length);
+  else expect(r.events.length, "events recorded vs events sent").toBe(sent.length);
   r.events.forEach((e, i) => {
     const lag = Number(origin + BigInt(e[0]) - sent[i]!) / 1e6;
     expect(lag, `event ${i} arrival − send (ms)`).toBeGreaterThanOrEqual(0);
@@ -112,10 +113,7 @@ describe("streamRequest: stream shapes (F1–F2, F4–F9)", () => {
     expect(r.events.every((e) => e[3] === null)).toBe(true);
     expect(r.responseText).toBe(" alpha bravo charlie delta echo foxtrot");
     expect(r.responseDigest).toMatch(/^[0-9a-f]{64}$/);
-    // the server paced the 6 tokens 5 ms apart on absolute deadlines (its own clock; client reads may
-    // coalesce under load): 25 ms from first to last, less however late the first write fired
-    const data = log.filter((e) => e.what === "data");
-    expect(Number(data[6]!.tNs - data[1]!.tNs) / 1e6).toBeGreaterThanOrEqual(20);
+    // (pacing itself is tested on the plan: under load a late server timer catches up in a burst)
   });
 
   it("zero: no TTFT, no token interval, nothing lost", async () => {
@@ -462,11 +460,12 @@ describe("streamRequest: faults (F10–F12, F16–F18, F20)", () => {
     expect(kinds(r)).toEqual(["role", "content", "content", "content"]);
   });
 
-  it("F16 reset: an RST mid-stream is conn_reset, the events before it are kept", async () => {
+  it("F16 reset: an RST mid-stream is conn_reset, the events read before it are kept", async () => {
     const {r, log} = await call({scenario: "reset"});
     expect(r.transportError).toBe("conn_reset");
     expect(r.errorMessage).toMatch(/ECONNRESET/);
-    expectNothingLost(r, log);
+    // an RST makes the kernel drop data the client had not read yet, so only a prefix is guaranteed
+    expectNothingLost(r, log, true);
   });
 
   it("F16 half-open: the server goes silent with the socket open → timeout_body at the idle timeout", async () => {
@@ -492,7 +491,6 @@ describe("streamRequest: faults (F10–F12, F16–F18, F20)", () => {
     expectNothingLost(r, log);
     expect(new Set(r.events.map((e) => e[0])).size).toBe(1);
     expect(log.map((e) => e.what)).toEqual(["headers", "data", "end"]);
-    expect(Number(log[1]!.tNs - log[0]!.tNs) / 1e6).toBeGreaterThanOrEqual(40); // due at 45 ms, less the headers' lateness
   });
 });
 
@@ -627,8 +625,58 @@ describe("streamRequest: connection-level faults (F17, F19, F22) and client abor
     expect(pre.log).toEqual([]);
   });
 
+  it("sends one POST with the real content-length, a default content-type and URL credentials", async () => {
+    const seen: {method?: string; url?: string; headers?: IncomingHttpHeaders; body?: string}[] = [];
+    const raw = createServer((req, res) => {
+      let body = "";
+      req.on("data", (b: Buffer) => (body += String(b)));
+      req.on("end", () => {
+        seen.push({method: req.method, url: req.url, headers: req.headers, body});
+        res.writeHead(200, {"content-type": "text/event-stream"});
+        res.end('data: {"choices":[{"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, "127.0.0.1", r));
+    const port = (raw.address() as {port: number}).port;
+    try {
+      const r = await streamRequest({
+        url: `http://user:p%40ss@127.0.0.1:${port}/v1/chat/completions?x=1`,
+        headers: {"Content-Length": "3", "X-Request-ID": "abc"},
+        body: '{"héllo":1}',
+        timeouts: TIMEOUTS,
+        origin
+      });
+      expectSuccess(r);
+      expect(kinds(r)).toEqual(["content", "done"]);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.method).toBe("POST");
+      expect(seen[0]!.url).toBe("/v1/chat/completions?x=1");
+      expect(seen[0]!.body).toBe('{"héllo":1}');
+      expect(seen[0]!.headers!["content-length"]).toBe(String(Buffer.byteLength('{"héllo":1}')));
+      expect(seen[0]!.headers!["content-type"]).toBe("application/json");
+      expect(seen[0]!.headers!["x-request-id"]).toBe("abc");
+      expect(seen[0]!.headers!.authorization).toBe(`Basic ${Buffer.from("user:p@ss").toString("base64")}`);
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
+  });
+
+  it("stamps times with the injected clock relative to the origin", async () => {
+    const shifted = (): bigint => process.hrtime.bigint() + 10n ** 15n;
+    const {r} = await call({req: {clock: shifted, origin: shifted()}});
+    expectSuccess(r);
+    for (const t of [r.tDispNs!, r.tHdrNs!, r.tEndNs!, ...r.events.map((e) => e[0])]) {
+      expect(t).toBeGreaterThanOrEqual(0);
+      expect(t).toBeLessThan(10e9);
+    }
+  });
+
   it("rejects programmer errors instead of recording them", async () => {
     const base = {headers: {}, body: "{}", timeouts: TIMEOUTS, origin};
+    await expect(streamRequest({...base, url: server.url, headers: {"bad header": "x"}})).rejects.toThrow(
+      /request setup failed/
+    );
+    await expect(streamRequest({...base, url: server.url, origin: 0 as unknown as bigint})).rejects.toThrow(/bigint/);
     await expect(streamRequest({...base, url: "not a url"})).rejects.toThrow(/invalid url/);
     await expect(streamRequest({...base, url: "ftp://x/y"})).rejects.toThrow(/unsupported protocol/);
     await expect(streamRequest({...base, url: server.url, timeouts: {...TIMEOUTS, idleMs: 0}})).rejects.toThrow(
