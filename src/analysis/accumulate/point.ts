@@ -120,6 +120,16 @@ const emptyTotals = (point: LoadPoint): PointTotals => ({
 /** Cached prompt tokens a chat template's shared prefix can explain: max(32, 10 % of the prompt). */
 export const templatePrefixAllowance = (promptTokens: number | null): number => Math.max(32, 0.1 * (promptTokens ?? 0));
 
+/**
+ * Buffered ("fake") streaming: ≥ 10 output tokens that arrived in at most 2 events, or whose events all
+ * arrived within 50 µs per token (> 20,000 tok/s for one request: a flush of held-back output, not decoding).
+ */
+export function isBuffered(d: DerivedRequest): boolean {
+  if (d.out === null || d.out < 10) return false;
+  if (d.tokenEvents <= 2) return true;
+  return d.tTok1 !== null && d.tTokN !== null && (d.tTokN - d.tTok1) / (d.out - 1) < 50_000;
+}
+
 const toMs = (ns: number | null): number | null => (ns === null ? null : ns / 1e6);
 
 /** Streams the requests of one load point into counts and metric columns; nothing per request is kept unless rows are asked for. */
@@ -214,7 +224,7 @@ export class PointAccumulator {
         this.#cachedTokens += d.cached;
       } else this.#cachedPrefix++;
     }
-    if (d.chunksKnown && d.out !== null && d.out >= 10 && d.tokenEvents <= 2) this.#fake++;
+    if (d.chunksKnown && isBuffered(d)) this.#fake++;
     this.#lengths(d);
     for (const m of REQUEST_METRICS) {
       if (m.allMeasured) continue;

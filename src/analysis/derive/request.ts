@@ -137,6 +137,9 @@ function classify(
   if (!ok) return "http_error";
   if (s.errorEvents > 0) return "inband_error";
   if (s.parseErrors > 0) return "parse_error";
+  // A 2xx answer that was not an event stream (a JSON or HTML body: proxy pages, a server ignoring
+  // `stream`) has no events and its body excerpt in errorMessage.
+  if (r.events.length === 0 && r.errorMessage !== null) return "parse_error";
   if (!s.terminal) return "truncated_stream";
   return "empty_output";
 }

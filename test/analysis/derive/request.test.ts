@@ -66,6 +66,10 @@ describe("deriving per-request facts", () => {
     expect(req([tok], {finishReason: null, transportError: "conn_reset"}).outcome).toBe("conn_reset");
     expect(req([tok, [5500, 10, "parse_error", null], [7000, 14, "done", null]]).outcome).toBe("parse_error");
     expect(req([tok], {finishReason: "stop"}).outcome).toBe("success");
+    expect(req([], {finishReason: null, errorMessage: "HTTP 200 (content-type: text/html): <html>"}).outcome).toBe(
+      "parse_error"
+    );
+    expect(req([], {finishReason: null}).outcome).toBe("truncated_stream");
   });
 
   it("output tokens come from usage, never from chunk counts; unknown usage is null", () => {

@@ -59,8 +59,8 @@ const CASES: Case[] = [
   {scenario: "inband-error", outcome: "inband_error", verdict: "INVALID", gate: ["G3", "fail"]},
   {scenario: "error-first", outcome: "inband_error", verdict: "INVALID", gate: ["G3", "fail"]},
   // F12: a 200 without an event stream; the analyzer classifies it as a stream without a terminal marker
-  {scenario: "json-200", outcome: "truncated_stream", verdict: "INVALID", gate: ["G3", "fail"]},
-  {scenario: "html-200", outcome: "truncated_stream", verdict: "INVALID", gate: ["G3", "fail"]},
+  {scenario: "json-200", outcome: "parse_error", verdict: "INVALID", gate: ["G3", "fail"]},
+  {scenario: "html-200", outcome: "parse_error", verdict: "INVALID", gate: ["G3", "fail"]},
   {scenario: "slow-headers", outcome: "success", verdict: "VALID", timeouts: {headers_ms: 2000}},
   {
     scenario: "slow-headers",
@@ -81,7 +81,13 @@ const CASES: Case[] = [
   {scenario: "http-502", outcome: "http_error", verdict: "INVALID", gate: ["G3", "fail"]},
   {scenario: "http-503", outcome: "http_error", verdict: "INVALID", gate: ["G3", "fail"]},
   {scenario: "http-504", outcome: "http_error", verdict: "INVALID", gate: ["G3", "fail"]},
-  {scenario: "buffered", outcome: "success", verdict: "VALID", workload: {max_tokens: 16}},
+  {
+    scenario: "buffered",
+    outcome: "success",
+    verdict: "INCONCLUSIVE",
+    gate: ["G16", "warn"],
+    workload: {max_tokens: 16}
+  },
   {scenario: "trickle", outcome: "success", verdict: "VALID"},
   {scenario: "prompt-truncate", outcome: "success", verdict: "INCONCLUSIVE", gate: ["G12", "warn"]}
 ];
@@ -166,11 +172,12 @@ describe("fault scenarios", () => {
       },
       workload: {max_tokens: 16}
     });
-    const {outcome} = await collectAndAnalyze(config, t.dir);
+    const {outcome, report} = await collectAndAnalyze(config, t.dir);
     for (const r of records(outcome.dir)) {
       const times = new Set(r.events.filter((e) => e[2] === "content").map((e) => e[0]));
       expect(times.size).toBe(1);
     }
+    expect(report.gates.find((g) => g.id === "G16")!.status).toBe("warn");
   });
 });
 
