@@ -199,6 +199,8 @@ function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
   const points = new Map<string, LoadPoint>();
   const requests: RequestRecord[] = [];
   let model: string | null = null;
+  let ignoreEos: boolean | undefined;
+  let maxTokensAll: number | undefined;
   (exp?.experiments ?? []).forEach((e, ei) => {
     const p = pointOf(e.experiment.mode, e.experiment.value);
     const existing = points.get(p.id);
@@ -218,12 +220,15 @@ function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
         payload = {};
       }
       model ??= typeof payload.model === "string" ? payload.model : null;
+      // the payload is the request body: a missing ignore_eos was not sent
+      if (req.request_inputs?.payload !== undefined) ignoreEos ??= payload.ignore_eos === true;
       const maxTokens =
         typeof payload.max_tokens === "number"
           ? payload.max_tokens
           : typeof payload.max_completion_tokens === "number"
             ? payload.max_completion_tokens
             : null;
+      maxTokensAll ??= maxTokens ?? undefined;
       const disp = Number(BigInt(req.timestamp) - origin);
       requests.push(
         requestRecord({
@@ -302,7 +307,9 @@ function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
           ? "chat"
           : exp?.endpoint?.includes("completions")
             ? "completions"
-            : undefined
+            : undefined,
+        ignoreEos,
+        maxTokens: maxTokensAll
       },
       environment: {extra: exp?.service_kind ? {service_kind: exp.service_kind} : {}},
       labels: {imported_from: "genai-perf"},
@@ -374,8 +381,8 @@ function canonicalFor(
   if (f === "request_latency")
     return {
       ref: canonicalRef(v, "e2e_ms", stat),
-      codes: ["definition", ...pm],
-      why: "our e2e_ms ends at the last token on any channel"
+      codes: pm,
+      why: "R-7 vs nearest-rank percentiles (our e2e_ms also ends at reasoning or tool-call tokens)"
     };
   if (f === "inter_token_latency")
     return {
