@@ -18,9 +18,15 @@ export function jsonPath(path: readonly PropertyKey[], base = "$"): string {
 
 const lower = (s: string): string => (s ? s[0]!.toLowerCase() + s.slice(1) : s);
 
+/** A zod message as the continuation of "expected …": "Invalid input: expected number, received string" → "number, received string". */
+const expectation = (message: string): string =>
+  lower(message)
+    .replace(/^invalid input: /, "")
+    .replace(/^expected /, "");
+
 /** Converts zod issues into located errors; `where` prefixes the path (e.g. "line 12 "). */
 export function zodErrors(file: string, error: z.ZodError, base = "$", where = ""): PeerError[] {
-  return error.issues.map((i) => ({file, path: `${where}${jsonPath(i.path, base)}`, expected: lower(i.message)}));
+  return error.issues.map((i) => ({file, path: `${where}${jsonPath(i.path, base)}`, expected: expectation(i.message)}));
 }
 
 /** Validates a value against a schema, returning located errors. */
@@ -126,7 +132,7 @@ export function parseDoc(file: PeerFile): Result<Doc> {
           {
             file: name,
             path: line ? `line ${line}` : "$",
-            expected: `valid YAML: ${lower((e as Error).message.split("\n")[0] ?? "")}`
+            expected: `valid YAML (${lower((e as Error).message.split("\n")[0] ?? "")})`
           }
         ]
       };
@@ -153,7 +159,7 @@ export function parseDoc(file: PeerFile): Result<Doc> {
       errors.push({
         file: name,
         path: `line ${i + 1}`,
-        expected: `a complete JSON value per line${last ? " (the last line looks truncated)" : ""}: ${jsonErrorText((e as Error).message)}`
+        expected: `a complete JSON value per line (${jsonErrorText((e as Error).message)}${last ? "; the last line looks truncated" : ""})`
       });
     }
   }
@@ -162,7 +168,11 @@ export function parseDoc(file: PeerFile): Result<Doc> {
     return {
       ok: false,
       errors: [
-        {file: name, path: jsonErrorWhere(text, whole.message), expected: `valid JSON: ${jsonErrorText(whole.message)}`}
+        {
+          file: name,
+          path: jsonErrorWhere(text, whole.message),
+          expected: `valid JSON (${jsonErrorText(whole.message)})`
+        }
       ]
     };
   if (errors.length > 0) return {ok: false, errors};

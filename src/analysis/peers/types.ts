@@ -17,10 +17,12 @@ export interface PeerFile {
 export interface PeerError {
   file: string;
   path: string;
+  /** What was expected there, phrased to follow the word "expected" (e.g. "a number, received string"). */
   expected: string;
 }
 
-export const formatPeerError = (e: PeerError): string => `${e.file}: ${e.path}: ${e.expected}`;
+/** `file: path: expected …` (the file as named, the JSON path or line inside it, what was expected there). */
+export const formatPeerError = (e: PeerError): string => `${e.file}: ${e.path}: expected ${e.expected}`;
 
 export type Result<T> = {ok: true; value: T} | {ok: false; errors: PeerError[]};
 export const ok = <T>(value: T): Result<T> => ({ok: true, value});

@@ -73,7 +73,7 @@ const ARRAYS = ["input_lens", "output_lens", "itls", "errors", "generated_texts"
 
 /** Which flavour a JSON value looks like, by shape; null when it is neither. */
 export function vllmLikeShape(v: unknown): Flavor | null {
-  if (!isObject(v) || typeof v.duration !== "number") return null;
+  if (!isObject(v) || !("duration" in v)) return null;
   const keys = Object.keys(v);
   if (!keys.some((k) => STAT_KEY.test(k) && k.endsWith("_ttft_ms"))) return null;
   const sglang =

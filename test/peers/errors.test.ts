@@ -1,0 +1,140 @@
+import {readFileSync} from "node:fs";
+import {join} from "node:path";
+
+import {describe, expect, it} from "vitest";
+
+import {formatPeerError, importPeer, PEER_TOOLS, type PeerFile} from "../../src/analysis/index.ts";
+import {readInputs, SYNTH} from "./helpers.ts";
+
+const text = (p: string) => readFileSync(join(SYNTH, p), "utf8");
+const errorsOf = (tool: Parameters<typeof importPeer>[0], files: PeerFile[]): string[] => {
+  const r = importPeer(tool, files);
+  expect(r.ok, "the import should fail").toBe(false);
+  return r.ok ? [] : r.errors.map(formatPeerError);
+};
+
+describe("malformed and truncated input: an error naming the file, the place in it and what was expected", () => {
+  it("a truncated JSON file: the position and 'valid JSON'", () => {
+    const v = text("vllm/vllm-2024-detailed.json");
+    expect(errorsOf("auto", [{name: "run.json", text: v.slice(0, Math.floor(v.length / 2))}])).toEqual([
+      expect.stringMatching(
+        /^run\.json: end of file \(line \d+ column \d+\): expected valid JSON \(unexpected end of JSON input\)$/
+      )
+    ]);
+  });
+
+  it("a JSON Lines file whose last line was cut: that line, and that it looks truncated", () => {
+    const a = text("aiperf/2025-10/profile_export.jsonl");
+    const [e] = errorsOf("aiperf", [{name: "profile_export.jsonl", text: a.slice(0, a.length - 40)}]);
+    expect(e).toMatch(
+      /^profile_export\.jsonl: line 6: expected a complete JSON value per line \(.*the last line looks truncated\)$/
+    );
+  });
+
+  it("a field of the wrong type: its JSON path", () => {
+    const v = text("vllm/vllm-2024-detailed.json").replace('"duration": 1.5', '"duration": "1.5s"');
+    expect(errorsOf("vllm", [{name: "run.json", text: v}])).toEqual([
+      "run.json: $.duration: expected the run duration in seconds (a number)"
+    ]);
+  });
+
+  it("per-request arrays that are not index-aligned", () => {
+    const o = JSON.parse(text("vllm/vllm-2024-detailed.json")) as {output_lens: number[]};
+    o.output_lens.pop();
+    expect(errorsOf("vllm", [{name: "run.json", text: JSON.stringify(o)}])).toEqual([
+      "run.json: $.output_lens: expected an array of 6 entries (one per request, index-aligned with ttfts), got 5"
+    ]);
+  });
+
+  it("a JSON Lines record that breaks the schema: line and path inside the record", () => {
+    const lines = text("aiperf/2025-10/profile_export.jsonl").split("\n");
+    lines[2] = lines[2]!.replace('"metrics":', '"metrix":');
+    expect(errorsOf("aiperf", [{name: "p.jsonl", text: lines.join("\n")}])).toEqual([
+      "p.jsonl: line 3 $.metrics: expected record, received undefined"
+    ]);
+  });
+
+  it("a GuideLLM request without timings: the request's path", () => {
+    const g = JSON.parse(text("guidellm/benchmarks.json")) as {
+      benchmarks: {requests: {successful: {info: {timings: Record<string, unknown>}}[]}}[];
+    };
+    delete g.benchmarks[0]!.requests.successful[1]!.info.timings.request_start;
+    const [e] = errorsOf("auto", [{name: "b.json", text: JSON.stringify(g)}]);
+    expect(e).toMatch(/^b\.json: \$\.benchmarks\[0\]\.requests\.successful\[1\]: expected per-request timings/);
+  });
+
+  it("auto detection that fails lists every shape it expected", () => {
+    const [e] = errorsOf("auto", [{name: "notes.json", text: '{"hello": 1}'}]);
+    expect(e).toMatch(/^notes\.json: \$: expected a result file of a known tool \(detected by shape, not by name\)/);
+    for (const t of PEER_TOOLS) expect(e).toContain(`  ${t}: `);
+  });
+
+  it("files of different tools are refused together; a named tool rejects another tool's file", () => {
+    expect(
+      errorsOf("auto", [
+        {name: "v.json", text: text("vllm/vllm-2024-detailed.json")},
+        {name: "b.json", text: text("guidellm/benchmarks.json")}
+      ])[0]
+    ).toMatch(/fit different tools \(vllm: v\.json; guidellm: b\.json\)/);
+    expect(errorsOf("guidellm", [{name: "v.json", text: text("vllm/vllm-2024-detailed.json")}])[0]).toMatch(
+      /^v\.json: \$: expected one GuideLLM benchmarks\.json/
+    );
+    expect(errorsOf("auto", [{name: "e.json", text: ""}])).toEqual([
+      "e.json: $: expected a JSON document, got an empty file"
+    ]);
+  });
+});
+
+describe("never a crash", () => {
+  const sets = [
+    ["vllm/vllm-2024-detailed.json"],
+    ["vllm/vllm-2025-detailed.json"],
+    ["sglang/sglang-bench-serving.jsonl"],
+    ["genai-perf/profile_export.json"],
+    ["aiperf/later/profile_export.jsonl"],
+    ["guidellm/benchmarks.json"],
+    ["llmperf/synthetic_individual_responses.json"],
+    ["inferscope-v1/results/raw/20250801T100000000000Z-abcdef12-concurrency-2-r0/requests.jsonl"]
+  ];
+  it("truncations and value swaps of every format give a result or located errors, never an exception", () => {
+    let failures = 0;
+    for (const [p] of sets) {
+      const full = text(p!);
+      const variants: string[] = [];
+      for (let k = 1; k < 24; k++) variants.push(full.slice(0, Math.floor((full.length * k) / 24)));
+      variants.push(
+        full.replace(/\d+\.\d+/g, '"x"'),
+        full.replace(/\[/g, "{").replace(/\]/g, "}"),
+        full.replace(/null/g, "[]"),
+        full.replace(/"[a-z_]+":/g, '"k":')
+      );
+      for (const v of variants)
+        for (const tool of ["auto", ...PEER_TOOLS] as const) {
+          const r = importPeer(tool, [{name: "f.json", text: v}]);
+          if (!r.ok) {
+            failures++;
+            for (const e of r.errors) {
+              expect(e.file).toBe("f.json");
+              expect(e.path.length).toBeGreaterThan(0);
+              expect(e.expected.length).toBeGreaterThan(0);
+            }
+          }
+        }
+    }
+    expect(failures).toBeGreaterThan(100);
+  });
+
+  it("shape, not file name: renamed files are still recognised", () => {
+    const inputs = readInputs([join(SYNTH, "llmperf")]).map((f, i) => ({name: `download (${i}).txt`, text: f.text}));
+    const r = importPeer("auto", inputs);
+    expect(r.ok && r.value.tool).toBe("llmperf");
+  });
+
+  it("extra keys are tolerated", () => {
+    const o = JSON.parse(text("vllm/vllm-2025-detailed.json")) as Record<string, unknown>;
+    o.some_future_field = {nested: [1, 2]};
+    o.mean_client_queue_time_ms = 1.2;
+    const r = importPeer("auto", [{name: "x.json", text: JSON.stringify(o)}]);
+    expect(r.ok).toBe(true);
+  });
+});

@@ -1,0 +1,87 @@
+import {describe, expect, it} from "vitest";
+
+import {isoFromEpochMs, isoFromLocal} from "../../src/analysis/peers/build.ts";
+import {nonFiniteToNull, parseDoc, parseJsonExact} from "../../src/analysis/peers/parse.ts";
+import {
+  canonicalStat,
+  numpyStat,
+  parseGuidellmPercentile,
+  parseStat,
+  weightedStat
+} from "../../src/analysis/peers/stats.ts";
+
+describe("peer parsing helpers", () => {
+  it("parseJsonExact keeps integers beyond 2^53 exact as bigint and leaves the rest alone", () => {
+    expect(parseJsonExact('{"t":1759522419154568925,"x":1.5,"n":12}')).toEqual({
+      t: 1759522419154568925n,
+      x: 1.5,
+      n: 12
+    });
+  });
+
+  it("nonFiniteToNull replaces Python's NaN/Infinity outside strings only", () => {
+    expect(nonFiniteToNull('{"a":NaN,"b":-Infinity,"c":"NaN \\" Infinity","d":[Infinity]}')).toBe(
+      '{"a":null,"b":null,"c":"NaN \\" Infinity","d":[null]}'
+    );
+  });
+
+  it("parseDoc reads JSON, JSON Lines and YAML by content, and locates errors", () => {
+    expect(parseDoc({name: "a.json", text: '{"a":1}\n{"a":2}\n'})).toMatchObject({ok: true, value: {kind: "jsonl"}});
+    expect(parseDoc({name: "a.json", text: '{"a":\n1}'})).toMatchObject({ok: true, value: {kind: "json"}});
+    expect(parseDoc({name: "c.yaml", text: "a: [1, 2"})).toMatchObject({ok: false, errors: [{file: "c.yaml"}]});
+  });
+
+  it("ISO conversions without a clock: epoch ms, zone-less local stamps read as UTC", () => {
+    for (const ms of [0, 1704851704000, 1772470696679.3344, -86_400_000])
+      expect(isoFromEpochMs(ms)).toBe(new Date(Math.round(ms)).toISOString());
+    expect(isoFromLocal("20240907-082900")).toBe("2024-09-07T08:29:00.000Z");
+    expect(isoFromLocal("2025-10-03T13:13:39.146443")).toBe("2025-10-03T13:13:39.146Z");
+    expect(isoFromLocal("2025-08-01T10:00:00+00:00")).toBe("2025-08-01T10:00:00.000+00:00");
+    expect(isoFromLocal("yesterday")).toBeNull();
+  });
+});
+
+describe("statistics under each tool's method", () => {
+  it("stat labels: p99, p99.9, avg, stddev, std_dev; GuideLLM's p001 = 0.1 %, p999 = 99.9 %", () => {
+    expect([
+      parseStat("p99.9"),
+      parseStat("avg"),
+      parseStat("stddev"),
+      parseStat("std_dev"),
+      parseStat("bogus")
+    ]).toEqual([{p: 99.9}, "mean", "std", "std", null]);
+    expect(["p001", "p01", "p05", "p50", "p999"].map(parseGuidellmPercentile)).toEqual([0.1, 1, 5, 50, 99.9]);
+  });
+
+  it("numpy R-7 percentiles and ddof (numpy.percentile([1,2,3,4], 99) = 3.97; sample std of 1..4 = 1.2910)", () => {
+    expect(numpyStat([1, 2, 3, 4], {p: 99})).toBeCloseTo(3.97, 12);
+    expect(numpyStat([1, 2, 3, 4], "std", 1)).toBeCloseTo(1.2909944487358056, 12);
+    expect(numpyStat([1, 2, 3, 4], "std", 0)).toBeCloseTo(1.118033988749895, 12);
+    expect(numpyStat([], "mean")).toBeUndefined();
+  });
+
+  it("GuideLLM's weighted nearest rank: the smallest value whose cumulative weight reaches p", () => {
+    // four requests, 1023 tokens each: p50 is the 2nd sorted value, p25 the 1st, p75 the 3rd
+    const v = [24.17865, 24.17893, 24.17863, 24.17888];
+    const w = [1023, 1023, 1023, 1023];
+    expect([
+      weightedStat(v, w, {p: 25}),
+      weightedStat(v, w, "median"),
+      weightedStat(v, w, {p: 75}),
+      weightedStat(v, w, "count")
+    ]).toEqual([24.17863, 24.17865, 24.17888, 4092]);
+    // a heavy value dominates the weighted median
+    expect(weightedStat([1, 2, 3], [1, 1, 10], "median")).toBe(3);
+  });
+
+  it("our canonical statistic withholds a percentile that would just be the maximum; p50 is the midpoint median", () => {
+    expect(canonicalStat([1, 2, 3, 4], {p: 90})).toMatchObject({value: undefined});
+    expect(canonicalStat([1, 2, 3, 4], {p: 50})).toEqual({value: 2.5});
+    expect(
+      canonicalStat(
+        Array.from({length: 20}, (_, i) => i + 1),
+        {p: 90}
+      )
+    ).toEqual({value: 18});
+  });
+});
