@@ -141,7 +141,8 @@ export function importBundleId(run: ImportedRun, inputs: readonly InputFile[], s
 export async function writeImportedBundle(
   run: ImportedRun,
   inputs: readonly InputFile[],
-  outDir: string
+  outDir: string,
+  note?: string
 ): Promise<string> {
   const fallback = new Date(Math.max(...inputs.map((f) => f.mtimeMs))).toISOString();
   const startedAt = run.startedAt ?? run.finishedAt ?? fallback;
@@ -178,6 +179,8 @@ export async function writeImportedBundle(
       files: inputs.map((f) => ({name: f.name, sha256: f.sha256, bytes: f.bytes})),
       startedAtFallback: fallback
     });
+    if (note && manifest.provenance.kind === "imported")
+      manifest.provenance.note = [note, manifest.provenance.note].filter(Boolean).join("; ");
     await sealBundle(tmp, manifest, files);
     renameSync(tmp, final);
     return final;
@@ -193,6 +196,8 @@ export async function writeImportedBundle(
 
 export interface ImportOptions {
   out: string;
+  /** Where the files came from (repository, commit, path), recorded in the provenance note. */
+  note?: string;
 }
 
 export async function importCommand(tool: string, paths: readonly string[], o: ImportOptions, io: Io): Promise<string> {
@@ -212,7 +217,7 @@ export async function importCommand(tool: string, paths: readonly string[], o: I
     });
   }
   const run = r.value;
-  const dir = await writeImportedBundle(run, inputs, o.out);
+  const dir = await writeImportedBundle(run, inputs, o.out, o.note);
   const report = await analyzeBundle(fsBundle(dir));
   const rows = report.source_comparison ?? [];
   const findings = rows.filter((x) => x.finding).length;
@@ -232,6 +237,7 @@ export function register(program: Command): void {
     .argument("<tool>", `${PEER_TOOLS.join(", ")} or auto (detect by shape)`)
     .argument("<files...>", "result files or folders")
     .requiredOption("--out <dir>", "folder to write the bundle into (e.g. evidence)")
+    .option("--note <text>", "where the files came from (repository, commit, path), kept in the provenance note")
     .action(async (tool: string, files: string[], o: ImportOptions) => {
       await importCommand(tool, files, o, defaultIo());
     });

@@ -91,7 +91,7 @@ export {sourceComparison, canonicalView, type PointInput} from "./sourceComparis
 export {importedConfig, importedConfigYaml, importedManifest} from "./bundle.ts";
 export type {SourceComparisonRow, ReasonCode, RecomputeStatus} from "./compare.ts";
 export {REASON_CODES, TOLERANCE} from "./compare.ts";
-export {PEER_TOOLS, isPeerTool, formatPeerError} from "./types.ts";
+export {PEER_TOOLS, TOOL_LABELS, isPeerTool, formatPeerError, toolLabel} from "./types.ts";
 export type {PeerTool, PeerFile, PeerError, ImportedRun, Result} from "./types.ts";
 export {recomputeVllm} from "./vllm.ts";
 export {recomputeSglang} from "./sglang.ts";

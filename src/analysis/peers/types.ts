@@ -7,6 +7,19 @@ export type PeerTool = (typeof PEER_TOOLS)[number];
 
 export const isPeerTool = (s: string): s is PeerTool => (PEER_TOOLS as readonly string[]).includes(s);
 
+/** How each tool spells its own name (pages, messages). */
+export const TOOL_LABELS: Readonly<Record<PeerTool, string>> = {
+  vllm: "vLLM",
+  sglang: "SGLang",
+  "genai-perf": "GenAI-Perf",
+  aiperf: "AIPerf",
+  guidellm: "GuideLLM",
+  llmperf: "LLMPerf",
+  "inferscope-v1": "InferScope v1"
+};
+
+export const toolLabel = (tool: string): string => (isPeerTool(tool) ? TOOL_LABELS[tool] : tool);
+
 /** One input file as the edge read it: its name (as given, for messages) and its UTF-8 text. */
 export interface PeerFile {
   name: string;
