@@ -47,7 +47,7 @@ export function guidellmExpected(report: Record<string, unknown>): Expected[] {
       "output_token_count",
       "prompt_token_count"
     ]) {
-      const s = (metrics[name] as Record<string, Record<string, unknown>>).successful;
+      const s = (metrics[name] as Record<string, Record<string, unknown>>).successful!;
       for (const k of ["mean", "median", "std_dev", "min", "max", "count"])
         out.push({metric: `${name}.${k}`, value: s[k] as number, run});
       for (const p of ["p50", "p90", "p95", "p99", "p999"])
