@@ -41,6 +41,12 @@ describe("gates on imported bundles", () => {
         expect(report.verdict_reasons.join("\n")).toMatch(/G6 client_health: .*\(not evaluable\)/);
     });
 
+  it("a source without its target load (AIPerf records only): achieved load is not evaluable, not passed", async () => {
+    const {report} = await importAndAnalyze("aiperf", [f("aiperf/later/profile_export.jsonl")]);
+    expect(report.load_points[0]!.id).toBe("concurrency-unknown");
+    expect(status(report, "G5")).toBe("not_evaluable");
+  });
+
   it("InferScope v1 records the schedule: the schedule-view gate is evaluated", async () => {
     const {report} = await importAndAnalyze("auto", [
       f("inferscope-v1/results/raw/20250801T100000000000Z-abcdef12-concurrency-2-r0")

@@ -19,6 +19,9 @@ export const achievedLoad: PointGate = {
     const min = ctx.config.gates.min_achieved_load;
     if (p.totals.measured === 0) return {status: "not_evaluable", reason: "no measured requests"};
     if (p.timeBaseRequest > 0) return {status: "not_evaluable", reason: "request times are not on a shared clock"};
+    // importers name a point `<mode>-unknown` when the source does not record its target load
+    if (ctx.imported && p.point.id.endsWith("-unknown"))
+      return {status: "not_evaluable", reason: "imported: the source does not record the target load"};
     const parts: string[] = [];
     let failed = false;
     for (const rep of p.repeats) {

@@ -3,7 +3,16 @@ import {z} from "zod";
 import type {DerivedRequest} from "../derive/request.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
 import type {EventKind, RequestRecord} from "../schema/records.ts";
-import {chunkEvents, isoFromLocal, loadPoint, numberRecords, requestRecord, sourceRecord, tokenEvent} from "./build.ts";
+import {
+  chunkEvents,
+  isoFromLocal,
+  loadPoint,
+  numberRecords,
+  requestRecord,
+  sourceRecord,
+  tokenEvent,
+  unknownPoint
+} from "./build.ts";
 import {
   canonicalRef,
   canonicalRun,
@@ -126,9 +135,7 @@ function pointFrom(agg: unknown): LoadPoint {
     return loadPoint(lg.request_rate_mode === "constant" ? "rate" : "poisson", rate, {maxConcurrency: conc});
   if (conc !== null)
     return loadPoint("concurrency", conc, {requests: typeof lg.request_count === "number" ? lg.request_count : null});
-  const p = loadPoint("concurrency", 1);
-  p.id = "concurrency-unknown";
-  return p;
+  return unknownPoint();
 }
 
 function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {

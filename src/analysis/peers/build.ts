@@ -81,6 +81,14 @@ export function loadPoint(
   };
 }
 
+/**
+ * A closed-loop point whose target the source does not record. Its value 1 is a placeholder the schema
+ * requires; the id ends in `-unknown`, which the achieved-load gate reads as "target not recorded".
+ */
+export function unknownPoint(o: Partial<Omit<LoadPoint, "id" | "mode" | "value">> = {}): LoadPoint {
+  return {...loadPoint("concurrency", 1, o), id: "concurrency-unknown"};
+}
+
 export function sourceRecord(d: Omit<SourceRecord, "seq">): SourceRecord {
   return {seq: 0, ...d};
 }

@@ -47,6 +47,8 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
     load: load.length === 1 ? load[0]! : load,
     ...(w.slo ? {slo: w.slo} : {})
   };
+  if (run.loadPoints.some((p) => p.id.endsWith("-unknown")))
+    unknown.push("load.values (the target load is not recorded: 1 is a placeholder the schema requires)");
   unknown.push("workload.salt (recorded as false: peers do not salt prompts)");
   if (!w.slo) unknown.push("slo");
   return {config: RunConfigSpec.parse(spec), unknown};

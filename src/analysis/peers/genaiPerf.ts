@@ -3,7 +3,7 @@ import {z} from "zod";
 import type {DerivedRequest} from "../derive/request.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
 import type {EventKind, RequestRecord, SseEvent} from "../schema/records.ts";
-import {loadPoint, numberRecords, requestRecord, sourceRecord} from "./build.ts";
+import {loadPoint, numberRecords, requestRecord, sourceRecord, unknownPoint} from "./build.ts";
 import {
   canonicalRef,
   canonicalRun,
@@ -269,9 +269,7 @@ function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
   if (lp.length === 0) {
     const cfg = isObject(summary?.input_config) ? summary.input_config : {};
     const c = typeof cfg.concurrency === "number" ? cfg.concurrency : null;
-    const p = loadPoint("concurrency", c ?? 1);
-    if (c === null) p.id = "concurrency-unknown";
-    lp.push(p);
+    lp.push(c === null ? unknownPoint() : loadPoint("concurrency", c));
   }
   const sources = lp.map((p) =>
     sourceRecord({

@@ -3,7 +3,16 @@ import {z} from "zod";
 import type {DerivedRequest} from "../derive/request.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
 import type {RequestRecord, SourceRecord} from "../schema/records.ts";
-import {isoFromEpochS, loadPoint, numberRecords, requestRecord, sToNs, sourceRecord, tokenEvent} from "./build.ts";
+import {
+  isoFromEpochS,
+  loadPoint,
+  numberRecords,
+  requestRecord,
+  sToNs,
+  sourceRecord,
+  tokenEvent,
+  unknownPoint
+} from "./build.ts";
 import {
   approximate,
   canonicalRef,
@@ -121,10 +130,8 @@ function pointOf(b: Benchmark): LoadPoint {
   if ((type === "constant" || type === "poisson") && s?.rate)
     return loadPoint(type === "constant" ? "rate" : "poisson", s.rate);
   if (type === "synchronous") return loadPoint("concurrency", 1);
-  const c = s?.streams ?? s?.max_concurrency ?? s?.worker_count ?? null;
-  const p = loadPoint("concurrency", c ?? 1);
-  if (c === null) p.id = `concurrency-${type}`;
-  return p;
+  const c = s?.streams ?? s?.max_concurrency ?? null;
+  return c === null ? unknownPoint() : loadPoint("concurrency", c);
 }
 
 const body = (args: unknown): Record<string, unknown> => {

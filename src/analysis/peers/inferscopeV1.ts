@@ -3,7 +3,15 @@ import {z} from "zod";
 import type {DerivedRequest} from "../derive/request.ts";
 import type {LoadMode} from "../schema/config.ts";
 import type {RequestRecord, SseEvent} from "../schema/records.ts";
-import {isoFromLocal, loadPoint, numberRecords, requestRecord, sourceRecord, tokenEvent} from "./build.ts";
+import {
+  isoFromLocal,
+  loadPoint,
+  numberRecords,
+  requestRecord,
+  sourceRecord,
+  tokenEvent,
+  unknownPoint
+} from "./build.ts";
 import {
   approximate,
   canonicalRef,
@@ -147,8 +155,9 @@ function importV1(docs: readonly Doc[]): Result<ImportedRun> {
   const config = (by.get("config") as {value: Record<string, unknown>} | undefined)?.value ?? null;
   const validation = (by.get("validation") as {value: Record<string, unknown>} | undefined)?.value ?? null;
   const mv = modeOf(config, manifest);
-  const point = loadPoint(mv?.mode ?? "concurrency", mv?.value ?? 1, {requests: rows.length || null});
-  if (!mv) point.id = "concurrency-unknown";
+  const point = mv
+    ? loadPoint(mv.mode, mv.value, {requests: rows.length || null})
+    : unknownPoint({requests: rows.length || null});
   const origin =
     minBig(
       rows.flatMap(({row}) => [row.scheduled_at_ns, row.started_at_ns].filter((x): x is bigint | number => x != null))

@@ -2,7 +2,16 @@ import {z} from "zod";
 
 import type {DerivedRequest} from "../derive/request.ts";
 import type {RequestRecord} from "../schema/records.ts";
-import {isoFromEpochS, loadPoint, numberRecords, requestRecord, sToNs, sourceRecord, tokenEvent} from "./build.ts";
+import {
+  isoFromEpochS,
+  loadPoint,
+  numberRecords,
+  requestRecord,
+  sToNs,
+  sourceRecord,
+  tokenEvent,
+  unknownPoint
+} from "./build.ts";
 import {
   canonicalRef,
   derived,
@@ -94,8 +103,11 @@ function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
   }
   if (errors.length) return {ok: false, errors};
   const concurrency = summary?.s.num_concurrent_requests;
-  const point = loadPoint("concurrency", concurrency ?? 1, {requests: individual?.rows.length ?? null});
-  if (concurrency === undefined) point.id = "concurrency-unknown";
+  const requestsN = individual?.rows.length ?? null;
+  const point =
+    concurrency === undefined
+      ? unknownPoint({requests: requestsN})
+      : loadPoint("concurrency", concurrency, {requests: requestsN});
   const requests: RequestRecord[] = (individual?.rows ?? []).map((row, i) => mapRow(row, i, point.id));
   const timestamp = summary?.s.timestamp ?? null;
   const notes = [
