@@ -14,6 +14,8 @@ import {
   SCHEMA_VERSION,
   type ClientRecord,
   type Environment,
+  type GpuSample,
+  type QualityRecord,
   type LoadPoint,
   type Manifest,
   type RequestRecord,
@@ -210,6 +212,12 @@ export interface SynthBundle {
   requests: RequestRecord[];
   client?: ClientRecord[];
   server?: ServerScrape[];
+  gpu?: GpuSample[];
+  quality?: QualityRecord[];
+  /** Overrides the synthetic CPU-only environment (e.g. GPU devices for site benchmarks). */
+  environment?: Environment;
+  labels?: Record<string, string>;
+  startedAt?: string;
   status?: Manifest["status"];
   statusReason?: string | null;
   note: string;
@@ -251,6 +259,14 @@ export async function writeSynthBundle(b: SynthBundle): Promise<Manifest> {
     writeFileSync(join(b.dir, "server_metrics.jsonl"), jsonl(b.server));
     files.push("server_metrics.jsonl");
   }
+  if (b.gpu) {
+    writeFileSync(join(b.dir, "gpu_metrics.jsonl"), jsonl(b.gpu));
+    files.push("gpu_metrics.jsonl");
+  }
+  if (b.quality) {
+    writeFileSync(join(b.dir, "quality.jsonl"), jsonl(b.quality));
+    files.push("quality.jsonl");
+  }
   b.beforeSeal?.(b.dir);
   const {createHash} = await import("node:crypto");
   const manifest = await sealBundle(
@@ -261,7 +277,7 @@ export async function writeSynthBundle(b: SynthBundle): Promise<Manifest> {
       measureVersion: MEASURE_VERSION,
       status: b.status ?? "complete",
       statusReason: b.statusReason ?? null,
-      startedAt: "2026-11-01T00:00:00.000Z",
+      startedAt: b.startedAt ?? "2026-11-01T00:00:00.000Z",
       finishedAt: "2026-11-01T00:01:00.000Z",
       monotonicOriginNs: "1000000000000",
       timeUnit: "ns",
@@ -271,8 +287,8 @@ export async function writeSynthBundle(b: SynthBundle): Promise<Manifest> {
       durability: {fsyncIntervalMs: null},
       prng: null,
       loadPoints: b.points,
-      labels: {},
-      environment: SYNTH_ENVIRONMENT,
+      labels: b.labels ?? {},
+      environment: b.environment ?? SYNTH_ENVIRONMENT,
       provenance: {kind: "synthetic", note: b.note}
     },
     files

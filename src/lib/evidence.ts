@@ -1,11 +1,21 @@
 /**
- * The site's only I/O: finds every bundle under evidence/, analyses it through the pure core, and
- * fails the build with the complete list of problems (file:line) when a bundle is invalid.
+ * The site's only I/O: finds every bundle under evidence/ (or $INFERSCOPE_EVIDENCE, or the exact folders
+ * in $INFERSCOPE_BUNDLES), analyses it through the pure core, and fails the build with the complete list
+ * of problems (file:line) when a bundle is invalid.
  */
-import {existsSync, readdirSync} from "node:fs";
-import {join, resolve} from "node:path";
+import {existsSync, readdirSync, readFileSync} from "node:fs";
+import {delimiter, join, resolve} from "node:path";
 
-import {analyzeBundle, formatIssue, type Report} from "../analysis/index.ts";
+import {
+  analyzeBundle,
+  FILE_NAMES,
+  formatIssue,
+  parseConfig,
+  parseManifest,
+  type Manifest,
+  type Report,
+  type RunConfig
+} from "../analysis/index.ts";
 import {fsBundle} from "../io/fsBundle.ts";
 
 export const EVIDENCE_DIR = resolve(process.env.INFERSCOPE_EVIDENCE ?? "evidence");
@@ -13,15 +23,41 @@ export const EVIDENCE_DIR = resolve(process.env.INFERSCOPE_EVIDENCE ?? "evidence
 export interface LoadedBundle {
   dir: string;
   report: Report;
+  /** The parsed manifest and resolved config (null when absent or unparsable; the report says why). */
+  manifest: Manifest | null;
+  config: RunConfig | null;
 }
 
-/** Bundle folders: every direct subfolder of evidence/ holding a manifest.json (schema/ and others are skipped). */
+/** Bundle folders: every direct subfolder of the evidence folder holding a manifest.json (schema/ and others are skipped). */
 export function bundleDirs(root = EVIDENCE_DIR): string[] {
+  const explicit = process.env.INFERSCOPE_BUNDLES;
+  if (explicit)
+    return explicit
+      .split(delimiter)
+      .filter(Boolean)
+      .map((d) => resolve(d));
   if (!existsSync(root)) return [];
   return readdirSync(root, {withFileTypes: true})
     .filter((d) => d.isDirectory() && existsSync(join(root, d.name, "manifest.json")))
     .map((d) => join(root, d.name))
     .sort();
+}
+
+function readOptional(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+/** Analyses one bundle folder with per-request rows and telemetry series kept (for charts and comparisons). */
+export async function loadBundleDir(dir: string): Promise<LoadedBundle> {
+  const report = await analyzeBundle(fsBundle(dir), {keepRows: true, keepSeries: true});
+  const m = readOptional(join(dir, FILE_NAMES.manifest));
+  const c = readOptional(join(dir, FILE_NAMES.config));
+  return {
+    dir,
+    report,
+    manifest: m === null ? null : parseManifest(m, FILE_NAMES.manifest).manifest,
+    config: c === null ? null : parseConfig(c, FILE_NAMES.config).config
+  };
 }
 
 let cache: Promise<LoadedBundle[]> | null = null;
@@ -31,16 +67,23 @@ export function loadEvidence(): Promise<LoadedBundle[]> {
     const out: LoadedBundle[] = [];
     const problems: string[] = [];
     for (const dir of bundleDirs()) {
-      const report = await analyzeBundle(fsBundle(dir), {keepRows: true, keepSeries: true});
+      const loaded = await loadBundleDir(dir);
+      const {report} = loaded;
       const errors = report.issues.filter((i) => i.severity === "error");
       const g1 = report.gates.find((g) => g.id === "G1");
       if (errors.length > 0 || g1?.status === "fail")
         problems.push(
           `${dir}:\n${[...(g1?.status === "fail" ? [`  G1: ${g1.reason}`] : []), ...errors.map((i) => `  ${formatIssue(i)}`)].join("\n")}`
         );
-      out.push({dir, report});
+      out.push(loaded);
     }
     if (problems.length > 0) throw new Error(`invalid evidence bundles; fix or remove them:\n${problems.join("\n")}`);
+    const ids = new Map<string, string>();
+    for (const b of out) {
+      const prev = ids.get(b.report.bundle);
+      if (prev) throw new Error(`two bundles share the id ${b.report.bundle}: ${prev} and ${b.dir}`);
+      ids.set(b.report.bundle, b.dir);
+    }
     return out.sort(
       (a, b) =>
         (b.report.meta.startedAt ?? "").localeCompare(a.report.meta.startedAt ?? "") ||

@@ -1,0 +1,51 @@
+import {candidatesOf, qualityRates, type Candidate, type QualityRate, type Report} from "../analysis/index.ts";
+
+export interface MatrixCell {
+  model: string;
+  hardware: string;
+  bundles: string[];
+  /** The VALID, client-healthy load point with the most output throughput per GPU (null when none). */
+  best: Candidate | null;
+  /** Pass rates per scorer over every quality record of the cell's bundles (empty: not evaluated). */
+  quality: QualityRate[];
+}
+
+export interface Matrix {
+  models: string[];
+  hardware: string[];
+  cell: (model: string, hardware: string) => MatrixCell | null;
+}
+
+type MatrixRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality" | "meta">;
+
+/**
+ * Model × hardware: only measured combinations get a cell (callers print "not measured" otherwise).
+ * Performance and quality stay separate fields: nothing here blends them into one score.
+ */
+export function buildMatrix(runs: readonly MatrixRun[]): Matrix {
+  const cells = new Map<string, MatrixCell>();
+  const key = (m: string, h: string) => `${m}\u0000${h}`;
+  for (const r of runs) {
+    const model = r.meta.model ?? "unknown model";
+    const k = key(model, r.meta.hardware);
+    const c =
+      cells.get(k) ?? cells.set(k, {model, hardware: r.meta.hardware, bundles: [], best: null, quality: []}).get(k)!;
+    c.bundles.push(r.bundle);
+    for (const cand of candidatesOf(r)) {
+      if (cand.verdict !== "VALID" || !["pass", "info", "warn"].includes(cand.clientHealth)) continue;
+      if (cand.throughputPerGpu === null) continue;
+      if (c.best === null || cand.throughputPerGpu > c.best.throughputPerGpu!) c.best = cand;
+    }
+  }
+  for (const c of cells.values()) {
+    const records = runs.filter((r) => c.bundles.includes(r.bundle)).flatMap((r) => r.quality);
+    c.quality = qualityRates(records);
+    c.bundles.sort();
+  }
+  const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort((a, b) => a.localeCompare(b));
+  return {
+    models: sorted([...cells.values()].map((c) => c.model)),
+    hardware: sorted([...cells.values()].map((c) => c.hardware)),
+    cell: (m, h) => cells.get(key(m, h)) ?? null
+  };
+}

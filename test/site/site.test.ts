@@ -1,0 +1,332 @@
+/**
+ * The built site, end to end: an Astro build under BASE_PATH=/inferscope/ from a temporary evidence folder
+ * (copies of evidence/, the synthetic demo set and a hostile bundle), served on 127.0.0.1 and read both as
+ * files and in Debian's Chromium (skipped, with a message, where /usr/bin/chromium is absent).
+ */
+import {createHash} from "node:crypto";
+import {existsSync, readFileSync, rmSync} from "node:fs";
+import type {Server} from "node:http";
+import {join} from "node:path";
+import {gzipSync} from "node:zlib";
+
+import {parseHTML} from "linkedom";
+import {chromium, type BrowserContext, type Page} from "playwright-core";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+
+import {analyzeBundle, formatNumber, isSummary, type Report} from "../../src/analysis/index.ts";
+import {fsBundle} from "../../src/io/fsBundle.ts";
+import {
+  addGroups,
+  buildSite,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  copyRepoEvidence,
+  htmlPages,
+  resolvePath,
+  serve,
+  tempDir
+} from "./harness.ts";
+import {demoSpecs, HOSTILE, hostileSpec, writeSiteBundle} from "./synthSite.ts";
+
+const BASE = "/inferscope/";
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+if (!HAS_CHROMIUM)
+  console.warn(
+    `site browser tests SKIPPED: ${CHROMIUM} not found. Install Debian's Chromium (apt-get install -y --no-install-recommends chromium); .ci/run does this in CI.`
+  );
+
+let work: string;
+let dist: string;
+let buildMs: number;
+let pages: string[];
+let reports: Map<string, Report>;
+const hostile = hostileSpec();
+const demo = demoSpecs();
+const SAMPLE = "20261101-synthetic-fixture-model-sweep-hand-built";
+
+beforeAll(async () => {
+  work = tempDir("inferscope-site-");
+  const evidence = join(work, "evidence");
+  const repo = copyRepoEvidence(evidence);
+  for (const spec of [...demo, hostile]) await writeSiteBundle(evidence, spec);
+  addGroups(evidence, [
+    {id: "demo-parallel", title: "demo: --parallel 1 vs 2", bundles: [demo[0]!.id, demo[1]!.id]},
+    {id: "refused", title: "two models (refused)", bundles: [demo[0]!.id, demo[3]!.id]}
+  ]);
+  dist = join(work, "dist");
+  ({ms: buildMs} = await buildSite(evidence, dist, {base: BASE}));
+  pages = htmlPages(dist, BASE);
+  reports = new Map();
+  for (const id of [...repo, ...demo.map((d) => d.id), hostile.id])
+    reports.set(id, await analyzeBundle(fsBundle(join(evidence, id))));
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, {recursive: true, force: true});
+});
+
+const file = (urlPath: string) => resolvePath(dist, BASE, urlPath);
+const html = (urlPath: string) => readFileSync(file(urlPath)!, "utf8");
+const doc = (urlPath: string) => parseHTML(html(urlPath)).document;
+
+describe("static build under a sub-path", () => {
+  it("builds every page in English and Chinese", () => {
+    const expected = ["", "methodology/", "compare/", "pareto/", "matrix/", "select/", "compare/g-demo-parallel/"];
+    for (const id of reports.keys()) expected.push(`runs/${id}/`, `audit/${id}/`);
+    for (const p of expected) {
+      expect(pages, `missing ${BASE}${p}`).toContain(`${BASE}${p}`);
+      expect(pages, `missing ${BASE}zh/${p}`).toContain(`${BASE}zh/${p}`);
+    }
+    expect(pages.length % 2).toBe(0);
+    console.log(`site build: ${pages.length} pages in ${(buildMs / 1000).toFixed(1)} s`);
+  });
+
+  it("has no broken internal link, asset or fragment, and no link that escapes the base path", () => {
+    const broken: string[] = [];
+    const ids = new Map<string, Set<string>>();
+    const idsOf = (f: string) => {
+      if (!ids.has(f))
+        ids.set(f, new Set(Array.from(readFileSync(f, "utf8").matchAll(/\sid="([^"]*)"/g), (m) => m[1]!)));
+      return ids.get(f)!;
+    };
+    for (const page of pages) {
+      const raw = html(page);
+      const refs = [
+        ...Array.from(raw.matchAll(/<(?:a|link)\s[^>]*?href="([^"]*)"/g), (m) => m[1]!),
+        ...Array.from(raw.matchAll(/<(?:script|img)\s[^>]*?src="([^"]*)"/g), (m) => m[1]!)
+      ].map((r) => r.replaceAll("&amp;", "&"));
+      for (const ref of refs) {
+        if (/^(https?:|data:|mailto:)/.test(ref)) continue;
+        const [path, frag] = ref.split("#") as [string, string | undefined];
+        const target = path === "" ? page : path;
+        if (!target.startsWith(BASE)) {
+          broken.push(`${page}: ${ref} (outside ${BASE})`);
+          continue;
+        }
+        const f = file(target);
+        if (!f) broken.push(`${page}: ${ref} (no file)`);
+        else if (frag && f.endsWith(".html") && !idsOf(f).has(decodeURIComponent(frag)))
+          broken.push(`${page}: ${ref} (no element #${frag})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("renders the hostile strings escaped everywhere and never as markup", () => {
+    for (const page of pages) {
+      const d = doc(page);
+      const scripts = Array.from(d.querySelectorAll("script"), (x) => x.textContent ?? "");
+      expect(
+        scripts.filter((x) => x.includes("__pwned")),
+        page
+      ).toEqual([]);
+      expect(d.querySelectorAll('img[src="x"], [onerror]').length, page).toBe(0);
+      // Outside attribute values, markup characters from bundles are always entity-escaped.
+      expect(html(page).replace(/="[^"]*"/g, '=""'), page).not.toContain("<img src=x");
+    }
+    const report = html(`${BASE}runs/${hostile.id}/`);
+    expect(report).toContain("hostile&lt;script&gt;window.__pwned=1&lt;/script&gt;");
+    expect(pages.filter((p) => html(p).includes("__pwned")).length).toBeGreaterThan(10);
+    expect(doc(`${BASE}runs/${hostile.id}/`).querySelector(".message")!.textContent).toBe(`upstream said ${HOSTILE}`);
+  });
+
+  it("links every raw file on the audit page, with the sha256 the file really has", () => {
+    const r = reports.get(SAMPLE)!;
+    const d = doc(`${BASE}audit/${SAMPLE}/`);
+    for (const f of r.files) {
+      const row = d.querySelector(`tr[data-file="${f.path}"]`)!;
+      const href = row.querySelector("a")!.getAttribute("href")!;
+      expect(href).toBe(`${BASE}evidence/${SAMPLE}/${f.path}`);
+      const bytes = readFileSync(file(href)!);
+      expect(row.querySelector("code.hash")!.textContent).toBe(createHash("sha256").update(bytes).digest("hex"));
+    }
+    expect(d.querySelector("pre.cmd code")!.textContent).toBe(`npx inferscope verify evidence/${SAMPLE}`);
+  });
+
+  it("keeps every report page within 200 KB transferred (gzip of the HTML and the stylesheet)", () => {
+    const css = gzipSync(readFileSync(join(dist, "styles.css"))).length;
+    const sizes = pages
+      .filter((p) => p.includes("/runs/"))
+      .map((p) => ({p, kb: (gzipSync(readFileSync(file(p)!)).length + css) / 1024}));
+    for (const s of sizes) expect(s.kb, s.p).toBeLessThanOrEqual(200);
+    console.log(`report pages: largest ${Math.max(...sizes.map((s) => s.kb)).toFixed(1)} KB gzip (HTML + CSS)`);
+  });
+
+  it("refuses side-by-side numbers on a group that is not comparable", () => {
+    const d = doc(`${BASE}compare/g-refused/`);
+    expect(d.querySelector("[data-comparable]")!.getAttribute("data-comparable")).toBe("false");
+    expect(d.querySelector("[data-comparable]")!.textContent).toContain("model differs: demo-8b vs demo-70b");
+    expect(d.querySelectorAll("table.diffs")).toHaveLength(0);
+    const ok = doc(`${BASE}compare/g-demo-parallel/`);
+    expect(ok.querySelector("[data-comparable]")!.getAttribute("data-comparable")).toBe("true");
+    expect(ok.querySelectorAll("table.diffs").length).toBe(4);
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)("in Chromium (playwright-core, fresh profile)", () => {
+  let ctx: BrowserContext;
+  let server: Server;
+  let origin: string;
+  let profile: string;
+
+  beforeAll(async () => {
+    ({origin, server} = await serve(dist, BASE));
+    profile = tempDir("inferscope-profile-");
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await ctx?.close();
+    server?.close();
+    if (profile) rmSync(profile, {recursive: true, force: true});
+  });
+
+  /** Opens a page and records console errors, page errors, failed requests and dialogs. */
+  async function visit(path: string, page?: Page): Promise<{page: Page; problems: string[]}> {
+    const p = page ?? (await ctx.newPage());
+    const problems: string[] = [];
+    p.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    });
+    p.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    p.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+    p.on("response", (r) => {
+      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+    });
+    p.on("dialog", (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    await p.goto(`${origin}${path}`, {waitUntil: "load"});
+    return {page: p, problems};
+  }
+
+  it("visits every page in both languages without console errors, failed requests or injected elements", async () => {
+    const all: string[] = [];
+    const page = await ctx.newPage();
+    for (const path of pages) {
+      const {problems} = await visit(path, page);
+      const injected = await page.evaluate(() => ({
+        pwned: (window as unknown as {__pwned?: number}).__pwned ?? null,
+        img: document.querySelectorAll('img[src="x"], [onerror]').length
+      }));
+      if (injected.pwned !== null || injected.img > 0) problems.push(`injected: ${JSON.stringify(injected)}`);
+      all.push(...problems.map((x) => `${path}: ${x}`));
+      page.removeAllListeners();
+    }
+    await page.close();
+    expect(all).toEqual([]);
+  }, 180_000);
+
+  it("shows on a report page the numbers the analyzer computes for that bundle", async () => {
+    const r = reports.get(SAMPLE)!;
+    const {page} = await visit(`${BASE}runs/${SAMPLE}/`);
+    for (const p of r.load_points) {
+      for (const [id, key] of [
+        ["ttft_ms", "p50"],
+        ["ttft_ms", "p95"],
+        ["e2e_ms", "p50"],
+        ["itl_ms", "p90"],
+        ["output_throughput_tok_s", "value"],
+        ["request_throughput_rps", "value"]
+      ] as const) {
+        const m = p.metrics[id]!;
+        const expected = isSummary(m) ? m[key as "p50"] : m.value;
+        const cell = page.locator(`[data-point="${p.id}"] tr[data-metric="${id}"] td[data-key="${key}"]`);
+        expect(await cell.textContent(), `${p.id} ${id} ${key}`).toBe(formatNumber(expected));
+        expect(Number(await cell.getAttribute("data-value"))).toBe(expected);
+      }
+      const ttft = p.metrics.ttft_ms!;
+      if (!isSummary(ttft)) throw new Error("ttft_ms is a distribution");
+      const glance = page.locator(`table.glance tr[data-point="${p.id}"] td[data-metric="ttft_ms"][data-key="p50"]`);
+      expect(await glance.textContent()).toBe(formatNumber(ttft.p50));
+    }
+    expect(await page.locator("h1 [data-verdict]").textContent()).toBe(r.verdict);
+    await page.close();
+  });
+
+  it("renders the hostile model name and error message as text", async () => {
+    const {page, problems} = await visit(`${BASE}runs/${hostile.id}/`);
+    expect(await page.locator("dl.facts dd").first().textContent()).toBe(`hostile${HOSTILE}`);
+    expect(await page.locator(".message").first().textContent()).toBe(`upstream said ${HOSTILE}`);
+    expect(await page.evaluate(() => (window as unknown as {__pwned?: number}).__pwned ?? null)).toBeNull();
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    const index = await visit(BASE);
+    const cell = index.page.locator(`tr[data-bundle="${hostile.id}"] td.model`);
+    expect(await cell.textContent()).toBe(`hostile${HOSTILE}`);
+    await page.close();
+    await index.page.close();
+  });
+
+  it("reads every number without JavaScript", async () => {
+    // A separate browser (playwright gives it a fresh temporary profile) with JavaScript disabled.
+    const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true});
+    const noJs = await browser.newContext({javaScriptEnabled: false});
+    const page = await noJs.newPage();
+    await page.goto(`${origin}${BASE}runs/${SAMPLE}/`);
+    expect(await page.locator("table.glance td[data-value]").count()).toBeGreaterThan(10);
+    await page.goto(`${origin}${BASE}select/`);
+    expect(await page.locator("[data-recommended]").count()).toBeGreaterThan(0);
+    expect(await page.locator('input[name="ttft_ms"]').isDisabled()).toBe(true);
+    await browser.close();
+  });
+
+  it("lets the select island change constraints in the browser, down to no recommendation with reasons", async () => {
+    const {page, problems} = await visit(`${BASE}select/`);
+    await expect.poll(() => page.locator('input[name="ttft_ms"]').isDisabled()).toBe(false);
+    await page.fill('input[name="ttft_ms"]', "1");
+    await page.click('form[data-select-form] button[type="submit"]');
+    await expect.poll(() => page.locator("[data-no-recommendation]").count()).toBe(1);
+    const excluded = await page.locator("[data-excluded]").count();
+    expect(excluded).toBe([...reports.values()].reduce((n, r) => n + r.load_points.length, 0));
+    expect(await page.locator("[data-no-recommendation] li").allTextContents()).toContainEqual(
+      expect.stringMatching(new RegExp(`^\\d+ of ${excluded} configurations: SLO exceeded$`))
+    );
+    expect(page.url()).toContain("ttft_ms=1");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("sorts and filters the index, and toggles the theme", async () => {
+    const {page, problems} = await visit(BASE);
+    const col = page.locator("table.index thead th").nth(8).locator("button");
+    await col.click();
+    await col.click();
+    const first = await page.locator("table.index tbody tr").first().getAttribute("data-bundle");
+    const best = [...reports.values()]
+      .map((r) => ({
+        id: r.bundle,
+        v: Math.max(
+          ...r.load_points.map((p) => (p.metrics.output_throughput_tok_s as {value: number | null}).value ?? -1)
+        )
+      }))
+      .sort((a, b) => b.v - a.v)[0]!.id;
+    expect(first).toBe(best);
+    await page.fill("[data-filter]", "demo-70b");
+    expect(await page.locator("table.index tbody tr:visible").count()).toBe(1);
+    const before = await page.evaluate(() => document.documentElement.dataset.theme ?? null);
+    await page.click(".theme-toggle");
+    const after = await page.evaluate(() => document.documentElement.dataset.theme);
+    expect(after).not.toBe(before);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("fits a phone screen: no page scrolls sideways at 390 px", async () => {
+    const page = await ctx.newPage();
+    await page.setViewportSize({width: 390, height: 844});
+    const wide: string[] = [];
+    for (const path of pages.filter((p) => !p.includes("/zh/"))) {
+      await page.goto(`${origin}${path}`);
+      const w = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (w > 391) wide.push(`${path}: ${w}px`);
+    }
+    await page.close();
+    expect(wide).toEqual([]);
+  }, 120_000);
+});
