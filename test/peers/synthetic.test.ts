@@ -210,3 +210,40 @@ describe("a reported number that its own definition does not reproduce is a find
     }
   });
 });
+
+describe("generations of a format", () => {
+  it("GuideLLM before 0.5 (start_time/first_token_time/last_token_time/end_time on the request) imports alike", async () => {
+    const g = json("guidellm/benchmarks.json") as {benchmarks: {requests: {successful: Record<string, unknown>[]}}[]};
+    for (const r of g.benchmarks[0]!.requests.successful) {
+      const t = (r.info as {timings: Record<string, number>}).timings;
+      Object.assign(r, {
+        start_time: t.request_start,
+        first_token_time: t.first_token_iteration,
+        last_token_time: t.last_token_iteration,
+        end_time: t.request_end
+      });
+      delete r.info;
+    }
+    const dir = mkdtempSync(join(tmpdir(), "inferscope-guidellm-"));
+    try {
+      writeFileSync(join(dir, "old.json"), JSON.stringify(g));
+      const {report} = await importAndAnalyze("auto", [join(dir, "old.json")]);
+      const r = checkAgainstFile(report, guidellmExpected(g as unknown as Record<string, unknown>));
+      expect(r.exact).toBe(70);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  });
+
+  it("a vLLM run with a finite rate and burstiness ≠ 1 is a gamma point", async () => {
+    const o = json("vllm/vllm-2025-detailed.json");
+    Object.assign(o, {request_rate: 5, burstiness: 0.5});
+    const r = importPeer("auto", [{name: "g.json", text: JSON.stringify(o)}]);
+    expect(r.ok && r.value.loadPoints[0]).toMatchObject({
+      id: "gamma-5",
+      mode: "gamma",
+      burstiness: 0.5,
+      maxConcurrency: 4
+    });
+  });
+});

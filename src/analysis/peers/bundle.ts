@@ -12,9 +12,12 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
     if (v === undefined) unknown.push(name);
     return v;
   };
-  const byMode = new Map<LoadMode, {values: number[]; repeats: number; requests: number | null}>();
+  const byMode = new Map<
+    LoadMode,
+    {values: number[]; repeats: number; requests: number | null; burstiness: number | null}
+  >();
   for (const p of run.loadPoints) {
-    const b = byMode.get(p.mode) ?? {values: [], repeats: p.repeats, requests: p.requests};
+    const b = byMode.get(p.mode) ?? {values: [], repeats: p.repeats, requests: p.requests, burstiness: p.burstiness};
     if (!b.values.includes(p.value)) b.values.push(p.value);
     b.repeats = Math.max(b.repeats, p.repeats);
     byMode.set(p.mode, b);
@@ -24,7 +27,8 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
     values: b.values,
     repeats: b.repeats,
     warmup: 0,
-    ...(b.requests ? {requests: b.requests} : {})
+    ...(b.requests ? {requests: b.requests} : {}),
+    ...(b.burstiness ? {burstiness: b.burstiness} : {})
   }));
   const spec = {
     name: `${run.tool}-import`,
