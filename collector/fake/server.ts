@@ -1,4 +1,4 @@
-import {createWriteStream, type WriteStream} from "node:fs";
+import {createWriteStream, openSync, type WriteStream} from "node:fs";
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {Socket} from "node:net";
 
@@ -46,6 +46,8 @@ export interface FakeServer {
   sendLog(): SendLogEntry[];
   clearSendLog(): void;
   metrics: FakeMetrics;
+  /** The first error writing the send-log file (logging to the file stops then), or null. */
+  sendLogError(): Error | null;
 }
 
 /** Starts the scripted OpenAI-compatible server on node:http. */
@@ -59,8 +61,14 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   const so = scenario.options;
   const log: SendLogEntry[] = [];
   const record = opts.recordSendLog !== false;
-  const file: WriteStream | null =
-    opts.sendLogFile === undefined ? null : createWriteStream(opts.sendLogFile, {flags: "a"});
+  // Opened synchronously so a bad path fails the start; later write errors stop the file log and are kept.
+  let file: WriteStream | null =
+    opts.sendLogFile === undefined ? null : createWriteStream("", {fd: openSync(opts.sendLogFile, "a")});
+  let fileError: Error | null = null;
+  file?.on("error", (e: Error) => {
+    fileError ??= e;
+    file = null;
+  });
   const metrics = new FakeMetrics();
   const active = new Set<Active>();
   const queue: Active[] = [];
@@ -113,6 +121,7 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
     scenario,
     metrics,
     sendLog: () => log.slice(),
+    sendLogError: () => fileError,
     clearSendLog: () => void (log.length = 0),
     close() {
       closed ??= new Promise<void>((resolve) => {
@@ -120,8 +129,9 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
         for (const a of waiting) a.cancel();
         for (const a of [...active]) a.cancel();
         server.close(() => {
-          if (file === null) resolve();
-          else file.end(() => resolve());
+          const f = file;
+          if (f === null) resolve();
+          else f.end(() => resolve());
         });
         server.closeAllConnections();
       });

@@ -166,6 +166,11 @@ describe("send log", () => {
     expect(s.sendLog()).toEqual([]);
     expect(lines.map((l) => l.what)).toEqual(["headers", "data", "data", "data", "end"]);
     expect(lines.every((l) => /^\d+$/.test(l.tNs))).toBe(true);
+    expect(s.sendLogError()).toBeNull();
+  });
+
+  it("an unwritable send-log path fails the start instead of crashing later", async () => {
+    await expect(startFakeServer({sendLogFile: "/nonexistent-dir/send.jsonl"})).rejects.toThrow(/ENOENT/);
   });
 
   it("close() ends hanging streams and resolves", async () => {
