@@ -15,7 +15,7 @@ const impureGlobals = [
 ];
 
 export default tseslint.config(
-  {ignores: ["dist/", ".astro/", "node_modules/", "test/output/", "test/fixtures/", "evidence/", "public/"]},
+  {ignores: ["dist/", ".astro/", "node_modules/", "test/output/", "test/fixtures/", "evidence/", "public/", "tmp/", ".demo/"]},
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
