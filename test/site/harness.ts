@@ -48,6 +48,15 @@ export function addGroups(evidence: string, groups: {id: string; title: string; 
   writeFileSync(path, toYaml({groups: list}));
 }
 
+/** process.env without what vitest injects (BASE_URL, MODE, DEV, PROD, SSR, VITEST*): Astro would read it. */
+export function cleanEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {...process.env};
+  for (const k of Object.keys(env))
+    if (["BASE_URL", "MODE", "DEV", "PROD", "SSR", "NODE_ENV", "TEST"].includes(k) || k.startsWith("VITEST"))
+      delete env[k];
+  return env;
+}
+
 /** Runs `astro build` for `evidence` into `outDir`; resolves with the wall time in ms, rejects with the output. */
 export function buildSite(
   evidence: string,
