@@ -118,3 +118,19 @@ describe("Pareto chart", () => {
     expect(svg).toContain("b · c8");
   });
 });
+
+describe("text from bundles inside charts", () => {
+  it("is serialised as text: no element can be injected through a label or a tooltip", () => {
+    const evil = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2">`;
+    const markup = renderChart((document) =>
+      paretoChart(
+        [{group: `gpu${evil}`, label: `bundle${evil}`, x: 1, y: 2, onFrontier: true}],
+        [{group: `gpu${evil}`, points: [{x: 1, y: 2}]}],
+        {document, xLabel: `x${evil}`, yLabel: "y"}
+      )
+    );
+    expect(markup).not.toContain("<script>");
+    expect(markup).not.toContain("<img");
+    expect(markup).toContain("&lt;script&gt;window.__pwned=1&lt;/script&gt;");
+  });
+});
