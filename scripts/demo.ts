@@ -25,7 +25,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 /** Per preset: a workload and an arrival rate that give a meaningful run in about a minute. */
 const PLAN: Record<PresetName, {prompt: number; out: number; requests: number; rate: number}> = {
   tiny: {prompt: 256, out: 64, requests: 30, rate: 6},
-  small: {prompt: 256, out: 64, requests: 30, rate: 3},
+  small: {prompt: 256, out: 64, requests: 40, rate: 1},
   base: {prompt: 256, out: 64, requests: 24, rate: 1},
   tinyllama: {prompt: 128, out: 48, requests: 20, rate: 0.3}
 };
