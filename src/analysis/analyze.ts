@@ -10,6 +10,8 @@ import {JsonlValidator} from "./ingest/jsonl.ts";
 import {readText} from "./ingest/readText.ts";
 import type {BundleSource, FileStream} from "./ingest/source.ts";
 import {bundleMeta} from "./meta.ts";
+import {CaseAccumulator} from "./quality/cases.ts";
+import {qualitySummary} from "./quality/summary.ts";
 import {canonicalView, sourceComparison, type PointInput} from "./peers/sourceComparison.ts";
 import {RUN_METRIC_DEFS} from "./metrics/registry.ts";
 import type {Report, PointReport, RunMetricValue, MetricValue} from "./report.ts";
@@ -155,6 +157,8 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   const gpuSamples: GpuSample[] = [];
   const quality: QualityRecord[] = [];
   const sources: SourceRecord[] = [];
+  // Case-suite requests carry a caseId: summarised per case and tier, never mixed into a load point.
+  const cases = new CaseAccumulator();
 
   const declared = new Map((manifest?.files ?? []).map((f) => [f.path, f]));
   const dataFiles = [...new Set([...declared.keys(), ...source.files])].filter(
@@ -181,6 +185,11 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
       case "requests": {
         const v = new JsonlValidator(path, RequestRecordIngest);
         await streamJsonl(stream, v, (r) => {
+          if (r.caseId !== undefined) {
+            for (const [field, message] of timeOrderViolations(r))
+              issues.push(issue("error", "time_order", path, message, v.lines, field));
+            return cases.add(deriveRequest(r));
+          }
           const acc = points.get(r.point);
           if (!acc) {
             if (!unknownPoints.has(r.point))
@@ -311,6 +320,8 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     quality,
     sources
   };
+  if (cases.size > 0) report.cases = cases.finish(config.slo);
+  if (quality.length > 0) report.quality_summary = qualitySummary(quality);
   if (sources.length > 0) {
     const inputs = new Map<string, PointInput>(
       facts.map((f) => [f.point.id, {requests: importedRequests.get(f.point.id) ?? [], canonical: canonicalView(f)}])

@@ -63,6 +63,7 @@ export {
 } from "./pareto/pareto.ts";
 export {candidatesOf, SLO_METRICS, type Candidate, type SloMetric} from "./select/candidates.ts";
 export {qualityRates, type QualityRate} from "./select/quality.ts";
+export * from "./quality/index.ts";
 export {
   DEFAULT_CONSTRAINTS,
   exclusions,

@@ -8,6 +8,8 @@ import type {SourceComparisonRow} from "./peers/compare.ts";
 import type {Summary} from "./stats/summarize.ts";
 import type {SeriesPoint} from "./telemetry/series.ts";
 import type {Issue} from "./util/issues.ts";
+import type {CaseReport} from "./quality/cases.ts";
+import type {QualitySummary} from "./quality/summary.ts";
 
 /** A run-level metric value for one load point: pooled over repeats, with the spread across repeats. */
 export interface RunMetricValue {
@@ -74,6 +76,10 @@ export interface Report {
   files: FileCheck[];
   meta: BundleMeta;
   quality: QualityRecord[];
+  /** Quality per version, case, scorer, condition, tier, constraint and needle cell (only when quality.jsonl has records). */
+  quality_summary?: QualitySummary;
+  /** Case-suite performance per case and tier (only when requests carry a caseId; those stay out of load_points). */
+  cases?: CaseReport[];
   sources: SourceRecord[];
   /** Imported bundles: the source tool's numbers, our recomputation of them, and our canonical metrics. */
   source_comparison?: SourceComparisonRow[];

@@ -117,6 +117,76 @@ export const OutputSpec = z.strictObject({
   fsync_interval_ms: z.number().int().positive().default(1000)
 });
 
+const PositiveInts = z.array(z.number().int().positive()).min(1);
+
+export const SuiteOptionsSpec = z
+  .strictObject({
+    repeats: z
+      .number()
+      .int()
+      .positive()
+      .default(5)
+      .describe("times each performance-case item is sent (medians need ≥ 5, P95 ≥ 20)"),
+    quality_repeats: z.number().int().positive().default(1).describe("times each quality item is sent"),
+    skip_heavy: z
+      .boolean()
+      .default(false)
+      .describe("skip the heavy cases 05/06/07/09 (quality cases are never skipped)"),
+    max_tokens_cap: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("upper bound on every case's max_tokens (slow engines); recorded with each request"),
+    long_context_tiers: PositiveInts.default([500, 1000, 2000, 4000]).describe("case_05 context lengths in tokens"),
+    reasoning_tiers: z
+      .array(z.enum(["easy", "medium", "hard"]))
+      .min(1)
+      .default(["easy", "medium", "hard"])
+      .describe("case_06 difficulty tiers"),
+    rounds: z.number().int().min(2).max(20).default(5).describe("case_07 conversation rounds"),
+    concurrency_tiers: PositiveInts.default([1, 2, 4, 8, 16]).describe("case_08 concurrency levels"),
+    prefill_tiers: PositiveInts.default([1024, 2048, 4096, 8192]).describe("case_09 prompt lengths in tokens"),
+    needle: z
+      .strictObject({
+        lengths: PositiveInts.default([512, 1024, 2048, 4096]).describe("context lengths in tokens"),
+        depths: z
+          .array(z.number().min(0).max(1))
+          .min(1)
+          .default([0, 0.25, 0.5, 0.75, 1])
+          .describe("where the passphrase is planted, as a fraction of the context"),
+        seed: z.number().int().nonnegative().default(7).describe("seed of the passphrases and the filler text")
+      })
+      .prefault({})
+      .describe("case_10 needle retrieval grid"),
+    gsm8k: z
+      .strictObject({
+        path: z.string().optional().describe("GSM8K test.jsonl to read instead of the cached download"),
+        limit: z.number().int().positive().optional().describe("score only the first N items (default: all)"),
+        max_tokens: z.number().int().positive().default(512).describe("max_tokens of each GSM8K answer"),
+        download: z
+          .boolean()
+          .default(true)
+          .describe("download the public test set once (sha256-pinned) when it is not cached")
+      })
+      .prefault({})
+      .describe("GSM8K grade-school math"),
+    quality_load: z
+      .strictObject({
+        point: z
+          .string()
+          .describe("load point id, e.g. concurrency-4: quality items are sent at its concurrency or rate"),
+        suites: z
+          .array(z.string())
+          .optional()
+          .describe("quality cases to repeat under load (default: every quality case run)")
+      })
+      .optional()
+      .describe("score the quality cases again under load, at one of the load points")
+  })
+  .describe("options of the case suite");
+export type SuiteOptions = z.output<typeof SuiteOptionsSpec>;
+
 export const RunConfigSpec = z.strictObject({
   name: z
     .string()
@@ -132,7 +202,11 @@ export const RunConfigSpec = z.strictObject({
   telemetry: TelemetrySpec.prefault({}),
   gates: GateSpec.prefault({}),
   output: OutputSpec.prefault({}),
-  suites: z.array(z.string()).optional().describe("quality/performance case ids to run (see the case suite)")
+  suites: z
+    .array(z.string())
+    .optional()
+    .describe("cases to run after the load points: case ids (case_01_generation … case_11_instruction, gsm8k) or all"),
+  suite_options: SuiteOptionsSpec.optional().describe("options of the case suite (defaults filled in when suites run)")
 });
 export type RunConfigSpec = z.input<typeof RunConfigSpec>;
 export type RunConfig = z.output<typeof RunConfigSpec>;

@@ -1,3 +1,4 @@
+export * from "./cases.ts";
 export * from "./config.ts";
 export * from "./manifest.ts";
 export * from "./primitives.ts";
