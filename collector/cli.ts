@@ -24,7 +24,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/configSchema.ts"),
   () => import("./commands/fakeServer.ts"),
   () => import("./commands/import.ts"),
-  () => import("./commands/report.ts")
+  () => import("./commands/report.ts"),
+  () => import("./commands/score.ts")
 ];
 
 export const EXIT_HELP = `

@@ -3,7 +3,7 @@ import {join} from "node:path";
 import {FILE_NAMES, type Manifest} from "../../src/analysis/schema/index.ts";
 import type {Effects} from "../effects.ts";
 import {anchorsFromNotes, DRAFT_FILE, finishBundle} from "../run/finish.ts";
-import {BUNDLE_JSONL} from "../writer/bundleWriter.ts";
+import {BUNDLE_JSONL, OPTIONAL_JSONL} from "../writer/bundleWriter.ts";
 
 export class RecoverError extends Error {
   override readonly name = "RecoverError";
@@ -31,7 +31,7 @@ export async function sealCrashedBundle(fx: Pick<Effects, "files" | "clock">, di
   const anchors = (await fx.files.exists(clientPath))
     ? anchorsFromNotes((await fx.files.readFile(clientPath)).toString("utf8"))
     : [];
-  const files = [FILE_NAMES.config, ...BUNDLE_JSONL.map((r) => FILE_NAMES[r])];
+  const files = [FILE_NAMES.config, ...[...BUNDLE_JSONL, ...OPTIONAL_JSONL].map((r) => FILE_NAMES[r])];
   const sealedAt = new Date(fx.clock.wallMs()).toISOString();
   const result = await finishBundle({
     fx,

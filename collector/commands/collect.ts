@@ -2,9 +2,10 @@ import {resolve} from "node:path";
 
 import type {Command} from "commander";
 
-import {analyzeBundle} from "../../src/analysis/index.ts";
+import {analyzeBundle, scoreItem} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {RecoverError, sealCrashedBundle} from "../bundle/recover.ts";
+import {suiteOptions} from "../cases/plan.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {ConfigError, parseRunConfig} from "../config/load.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
@@ -21,6 +22,9 @@ export interface CollectCliOptions {
   hostLabel?: string;
   resume?: string;
   progress?: boolean;
+  /** Comma-separated suite ids, replacing the config's `suites`. */
+  suites?: string;
+  skipHeavy?: boolean;
 }
 
 export interface CollectDeps {
@@ -76,7 +80,16 @@ export async function collectCommand(
     throw new CliError("collect needs --config FILE (or --resume DIR to seal a crashed bundle)", {
       exitCode: EXIT.usage
     });
-  const config = await readConfig(fx, o.config);
+  let config = await readConfig(fx, o.config);
+  if (o.suites !== undefined)
+    config = {
+      ...config,
+      suites: o.suites
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "")
+    };
+  if (o.skipHeavy) config = {...config, suite_options: {...suiteOptions(config), skip_heavy: true}};
   const progress = o.progress === false ? silentProgress : createProgress(io.err, fx.clock);
   const outcome = await collect({
     config,
@@ -85,7 +98,8 @@ export async function collectCommand(
     pacer: deps.pacer,
     outParent: o.out ?? null,
     hostLabel: o.hostLabel ?? null,
-    progress
+    progress,
+    score: scoreItem
   });
   const dir = resolve(outcome.dir);
   if (outcome.writeFailure !== null) {
@@ -114,6 +128,11 @@ export function register(program: Command): void {
     .option("--host-label <label>", "host name recorded and used in the bundle name (default: the hostname)")
     .option("--resume <dir>", "seal a bundle whose collector crashed (torn tails cut, status partial)")
     .option("--no-progress", "no progress display on stderr")
+    .option(
+      "--suites <ids>",
+      "case suite to run after the load points, comma-separated (e.g. case_10_needle,gsm8k; all)"
+    )
+    .option("--skip-heavy", "skip the heavy cases 05/06/07/09 (quality cases are never skipped)")
     .action(async (o: CollectCliOptions) => collectCommand(o, defaultIo()));
   program
     .command("seal")

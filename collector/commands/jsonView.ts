@@ -20,6 +20,10 @@ export interface JsonView {
   }[];
   issues: Report["issues"];
   source_comparison?: unknown;
+  /** Case-suite performance per case and tier (runs with suites). */
+  cases?: Report["cases"];
+  /** Quality per version, case, scorer, condition, constraint and needle cell (runs with suites). */
+  quality?: Report["quality_summary"];
 }
 
 /** Summaries keep mean/p50/p90/p95/p99/n (withheld percentiles are null) plus their other keys; run metrics keep {value, …}. */
@@ -53,5 +57,7 @@ export function jsonView(report: Report): JsonView {
   };
   const extra = (report as unknown as {source_comparison?: unknown}).source_comparison;
   if (extra !== undefined) view.source_comparison = extra;
+  if (report.cases !== undefined) view.cases = report.cases;
+  if (report.quality_summary !== undefined) view.quality = report.quality_summary;
   return view;
 }

@@ -16,6 +16,39 @@ function metricText(id: string, v: MetricValue | undefined): string {
   return `${id}: ${v.value === null ? `— (${v.reason ?? "unknown"})` : fmt(v.value, 2)}`;
 }
 
+const pct = (r: number | null): string => (r === null ? "—" : `${(r * 100).toFixed(1)} %`);
+
+/** The case suite: per case the stated tier's numbers, and every quality rate with its n (not evaluated apart). */
+function suiteLines(report: Report): string[] {
+  const lines: string[] = [];
+  for (const c of report.cases ?? []) {
+    const t = c.tiers.find((x) => x.tier === c.headlineTier) ?? c.tiers[0]!;
+    const at = c.headlineTier === null ? "" : ` at tier ${c.headlineTier}`;
+    lines.push(
+      `case ${c.caseId}${at}: ${t.n_success}/${t.n} succeeded, SLO pass ${pct(t.slo_rate)}, ttft p50 ${fmt(t.metrics.ttft_ms?.p50)} ms, decode p50 ${fmt(t.metrics.decode_tok_s?.p50)} tok/s (${c.tiers.length} tier rows)`
+    );
+  }
+  for (const g of report.quality_summary?.groups ?? []) {
+    lines.push(`quality (version ${g.qualityVersion}${g.current ? "" : ", not the current definition"}):`);
+    for (const c of g.cases)
+      for (const s of c.scorers) {
+        const cond = s.point === null ? "idle" : `under load at ${s.point}`;
+        const r = s.rate;
+        const rate = r.n === 0 ? "not evaluated" : `${r.pass}/${r.n} = ${pct(r.rate)}`;
+        const ne =
+          r.not_evaluated > 0 && r.n > 0
+            ? `, ${r.not_evaluated} not evaluated`
+            : r.n === 0
+              ? ` (${r.not_evaluated})`
+              : "";
+        const head =
+          s.headlineTier === null || r.n === 0 ? "" : `; at tier ${s.headlineTier}: ${s.headline.pass}/${s.headline.n}`;
+        lines.push(`  ${c.caseId} ${s.scorer} ${cond}: ${rate}${ne}${head}`);
+      }
+  }
+  return lines;
+}
+
 /** The human-readable report summary: verdict, gates with reasons, per point n and headline metrics. */
 export function summaryLines(report: Report): string[] {
   const lines: string[] = [];
@@ -30,6 +63,7 @@ export function summaryLines(report: Report): string[] {
     if (failures.length) lines.push(`  failures: ${failures.map(([k, n]) => `${k} ${n}`).join(", ")}`);
     for (const m of HEADLINE_METRICS) lines.push(`  ${metricText(m.id, p.metrics[m.id])}`);
   }
+  lines.push(...suiteLines(report));
   const shown = report.issues.filter((i) => i.severity !== "info").slice(0, 20);
   if (shown.length) {
     lines.push("issues:");

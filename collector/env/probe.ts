@@ -70,8 +70,9 @@ export function tokenCounter(fx: Pick<Effects, "http">, config: RunConfig, apiKe
         const r = await fx.http({url, method: "POST", headers, body: JSON.stringify(body), timeoutMs: 10_000});
         if (r.status < 200 || r.status >= 300) continue;
         const v = parseJson(r.body) as {count?: unknown; tokens?: unknown} | null;
-        if (v && typeof v.count === "number") return v.count;
-        if (v && Array.isArray(v.tokens)) return v.tokens.length;
+        const n = v && typeof v.count === "number" ? v.count : v && Array.isArray(v.tokens) ? v.tokens.length : null;
+        // llama.cpp answers {model, prompt} with 200 and no tokens (it reads `content`): try the next form
+        if (n !== null && (n > 0 || text.trim() === "")) return n;
       } catch {
         return null;
       }

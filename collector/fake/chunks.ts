@@ -86,10 +86,10 @@ export const deltaEmpty = "{}";
 export const deltaContent = (text: string): string => `{"content":${JSON.stringify(text)}}`;
 export const deltaReasoning = (field: "reasoning_content" | "reasoning", text: string): string =>
   `{"${field}":${JSON.stringify(text)}}`;
-export const deltaToolName = (callId: string, name: string): string =>
-  `{"tool_calls":[{"index":0,"id":${JSON.stringify(callId)},"type":"function","function":{"name":${JSON.stringify(name)},"arguments":""}}]}`;
-export const deltaToolArgs = (args: string): string =>
-  `{"tool_calls":[{"index":0,"function":{"arguments":${JSON.stringify(args)}}}]}`;
+export const deltaToolName = (callId: string, name: string, index = 0): string =>
+  `{"tool_calls":[{"index":${index},"id":${JSON.stringify(callId)},"type":"function","function":{"name":${JSON.stringify(name)},"arguments":""}}]}`;
+export const deltaToolArgs = (args: string, index = 0): string =>
+  `{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(args)}}}]}`;
 
 /** In-band error object as vLLM and SGLang send it inside a 200 stream. */
 export function errorJson(message: string, type: string, code: number): string {

@@ -31,6 +31,11 @@ export interface ScenarioOptions {
   toolCall: boolean;
   /** Scripted answers: the first key found in the prompt text selects the answer text. */
   answers: Record<string, string>;
+  /**
+   * Scripted tool calls, checked before `answers`: the first key found in the prompt text selects the calls
+   * streamed (each call's name, then its arguments string in 8-character fragments; finish_reason tool_calls).
+   */
+  toolAnswers: Record<string, {name: string; arguments: string}[]>;
   /** Vocabulary of generated tokens: ascii words, or words with multi-byte UTF-8 (CJK, emoji, accents). */
   text: "ascii" | "unicode";
   /** Line ending of the SSE framing. */
@@ -102,6 +107,7 @@ export const DEFAULT_OPTIONS: Readonly<ScenarioOptions> = Object.freeze({
   reasoningOnly: false,
   toolCall: false,
   answers: {},
+  toolAnswers: {},
   text: "ascii",
   lineEnding: "lf",
   sseExtras: false,

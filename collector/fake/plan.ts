@@ -62,6 +62,8 @@ type Channel = "content" | "reasoning" | "tool_name" | "tool_args";
 interface Token {
   text: string;
   ch: Channel;
+  /** Tool call index (tool channels). */
+  call?: number;
 }
 
 interface Output {
@@ -146,6 +148,16 @@ function generate(req: FakeRequest, o: ScenarioOptions): Output {
   const max = req.maxTokens ?? o.defaultMaxTokens;
   let words: string[];
   let finish: string;
+  const toolKey = Object.keys(o.toolAnswers).find((k) => req.text.includes(k));
+  if (toolKey !== undefined) {
+    const tokens: Token[] = [];
+    o.toolAnswers[toolKey]!.forEach((c, call) => {
+      tokens.push({text: c.name, ch: "tool_name", call});
+      for (let i = 0; i < c.arguments.length; i += 8)
+        tokens.push({text: c.arguments.slice(i, i + 8), ch: "tool_args", call});
+    });
+    return tokens.length > max ? {tokens: tokens.slice(0, max), finish: "length"} : {tokens, finish: "tool_calls"};
+  }
   const key = Object.keys(o.answers).find((k) => req.text.includes(k));
   if (key !== undefined) {
     const all = splitAnswer(o.answers[key]!);
@@ -186,7 +198,7 @@ interface LogicalEvent {
   raw: boolean;
 }
 
-type Step = {kind: "tokens"; ch: Channel; text: string; n: number} | {kind: "usage_only"; n: number};
+type Step = {kind: "tokens"; ch: Channel; text: string; n: number; call: number} | {kind: "usage_only"; n: number};
 
 /** Groups tokens into events (tokens per event, never across channels) and usage-jump steps. */
 function steps(out: Output, o: ScenarioOptions): Step[] {
@@ -206,15 +218,16 @@ function steps(out: Output, o: ScenarioOptions): Step[] {
   const toks = out.tokens;
   while (i < toks.length) {
     const ch = toks[i]!.ch;
+    const call = toks[i]!.call ?? 0;
     const k = ch === "tool_name" ? 1 : nextK();
     let text = "";
     let n = 0;
-    while (n < k && i < toks.length && toks[i]!.ch === ch) {
+    while (n < k && i < toks.length && toks[i]!.ch === ch && (toks[i]!.call ?? 0) === call) {
       text += toks[i++]!.text;
       n++;
     }
     if (o.usageJump && n > 1) for (let j = 0; j < n - 1; j++) res.push({kind: "usage_only", n: 1});
-    res.push({kind: "tokens", ch, text, n: o.usageJump ? 1 : n});
+    res.push({kind: "tokens", ch, text, n: o.usageJump ? 1 : n, call});
   }
   if (o.hugeEventBytes !== null) {
     const idx = res.findIndex((s, j) => s.kind === "tokens" && j >= Math.min(1, res.length - 1));
@@ -233,9 +246,9 @@ function deltaFor(ctx: ChunkContext, o: ScenarioOptions, s: Step): {delta: strin
     case "reasoning":
       return {delta: deltaReasoning(o.reasoning === "reasoning" ? "reasoning" : "reasoning_content", s.text), text: ""};
     case "tool_name":
-      return {delta: deltaToolName("call_0", s.text), text: ""};
+      return {delta: deltaToolName(`call_${s.call}`, s.text, s.call), text: ""};
     case "tool_args":
-      return {delta: deltaToolArgs(s.text), text: ""};
+      return {delta: deltaToolArgs(s.text, s.call), text: ""};
   }
 }
 

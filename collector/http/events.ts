@@ -30,10 +30,20 @@ export interface PayloadInfo {
   usage: Usage | null;
   /** llama.cpp `timings` carried by this chunk, or null. */
   timings: ServerTimingsValue | null;
+  /** The raw `delta.tool_calls` fragments of this chunk (not copied), or null. */
+  toolCalls: unknown[] | null;
 }
 
 export function emptyInfo(): PayloadInfo {
-  return {kind: "other", finishReason: null, content: "", reasoning: "", usage: null, timings: null};
+  return {kind: "other", finishReason: null, content: "", reasoning: "", usage: null, timings: null, toolCalls: null};
+}
+
+/** One tool call assembled from its streamed fragments: the name, and the arguments string as concatenated. */
+export interface StreamedToolCall {
+  index: number;
+  id: string | null;
+  name: string;
+  arguments: string;
 }
 
 const int = (v: unknown): number | null => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : null);
@@ -83,6 +93,7 @@ export function classifyPayload(data: string, eventType?: string, out: PayloadIn
   out.reasoning = "";
   out.usage = null;
   out.timings = null;
+  out.toolCalls = null;
   if (data === "[DONE]" || (data.length < 16 && data.trim() === "[DONE]")) {
     out.kind = "done";
     return out;
@@ -126,7 +137,10 @@ export function classifyPayload(data: string, eventType?: string, out: PayloadIn
           reasoning = true;
           out.reasoning += r;
         }
-        if (d.tool_calls !== undefined && hasToolCall(d.tool_calls)) tool = true;
+        if (Array.isArray(d.tool_calls)) {
+          out.toolCalls = out.toolCalls === null ? d.tool_calls : out.toolCalls.concat(d.tool_calls);
+          if (hasToolCall(d.tool_calls)) tool = true;
+        }
       } else if (typeof c.text === "string") {
         delta = true;
         if (c.text !== "") {
@@ -166,6 +180,8 @@ export class StreamAccumulator {
   finishReason: string | null = null;
   usage: Usage | null = null;
   timings: ServerTimingsValue | null = null;
+  /** Tool calls assembled from `delta.tool_calls` fragments by index (only when keepText). */
+  toolCalls: StreamedToolCall[] = [];
   private prevCum = 0;
   private usageChunks = 0;
   private usageOnToken = false;
@@ -180,6 +196,7 @@ export class StreamAccumulator {
     const i = classifyPayload(data, eventType, this.info);
     if (i.content !== "") this.content += i.content;
     if (i.reasoning !== "" && this.keepText) this.reasoning += i.reasoning;
+    if (i.toolCalls !== null && this.keepText) this.mergeToolCalls(i.toolCalls);
     if (i.finishReason !== null) this.finishReason = i.finishReason;
     if (i.timings !== null) this.timings = i.timings;
     this.delta = null;
@@ -199,6 +216,24 @@ export class StreamAccumulator {
       }
     }
     return i.kind;
+  }
+
+  /** Appends streamed tool-call fragments: a fragment with a new index (or a new id) starts a call. */
+  private mergeToolCalls(fragments: unknown[]): void {
+    for (const f of fragments) {
+      if (!isObj(f)) continue;
+      const fn = isObj(f.function) ? f.function : {};
+      const index = typeof f.index === "number" ? f.index : this.toolCalls.length;
+      const id = typeof f.id === "string" && f.id !== "" ? f.id : null;
+      let call = this.toolCalls.find((c) => c.index === index);
+      if (call === undefined || (id !== null && call.id !== null && call.id !== id)) {
+        call = {index, id, name: "", arguments: ""};
+        this.toolCalls.push(call);
+      }
+      if (call.id === null) call.id = id;
+      if (typeof fn.name === "string") call.name += fn.name;
+      if (typeof fn.arguments === "string") call.arguments += fn.arguments;
+    }
   }
 
   /** Token delta of the last pushed payload (before `finish` decides whether deltas are kept). */

@@ -6,7 +6,7 @@ import type {Socket} from "node:net";
 import type {SseEvent, TransportError, Usage, UsageSource} from "../../src/analysis/schema/records.ts";
 import {defaultAgent} from "./agent.ts";
 import {classifyError} from "./errors.ts";
-import {StreamAccumulator, type ServerTimingsValue} from "./events.ts";
+import {StreamAccumulator, type ServerTimingsValue, type StreamedToolCall} from "./events.ts";
 import {SseReader, type SseSink} from "./sse.ts";
 
 export interface StreamTimeouts {
@@ -56,6 +56,8 @@ export interface StreamResult {
   responseText: string;
   reasoningText: string;
   responseDigest: string | null;
+  /** Tool calls assembled from the stream (only with keepText; empty otherwise). */
+  toolCalls: StreamedToolCall[];
   /** The request went out on a reused keep-alive socket. */
   socketReused: boolean;
 }
@@ -414,6 +416,7 @@ class Call implements SseSink {
       responseText: this.r.keepText === true ? acc.content : "",
       reasoningText: this.r.keepText === true ? acc.reasoning : "",
       responseDigest: acc.content === "" ? null : createHash("sha256").update(acc.content).digest("hex"),
+      toolCalls: acc.toolCalls,
       socketReused: this.reused
     });
   }

@@ -8,6 +8,9 @@ import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
 import {MEASURE_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
 import {collectorInfo, isoOf} from "../bundle/manifest.ts";
 import {bundleName, shortId} from "../bundle/name.ts";
+import type {Gsm8kSource} from "../cases/gsm8k.ts";
+import type {ScoreFn} from "../cases/runner.ts";
+import {buildSuite, runSuite, setupSuite, type BuiltSuite, type SuiteSetup} from "../cases/suite.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {resolvedConfigYaml} from "../config/load.ts";
 import type {Effects} from "../effects.ts";
@@ -40,6 +43,10 @@ export interface CollectOptions {
   outParent?: string | null;
   hostLabel?: string | null;
   progress?: Progress;
+  /** The scorers of the case suite (src/analysis/quality, passed in by the collect command); needed with `suites`. */
+  score?: ScoreFn;
+  /** Where GSM8K is downloaded from (tests point it at a local server). */
+  gsm8kSource?: Gsm8kSource;
 }
 
 export interface CollectOutcome {
@@ -72,6 +79,14 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
   } catch (e) {
     throw new CliError((e as Error).message, {exitCode: EXIT.usage});
   }
+  let suite: SuiteSetup | null;
+  try {
+    suite = setupSuite(config, points);
+  } catch (e) {
+    throw new CliError((e as Error).message, {exitCode: EXIT.usage});
+  }
+  if (suite !== null && o.score === undefined)
+    throw new CliError("collect was called with suites but without scorers", {exitCode: EXIT.internal});
   const keyEnv = config.target.api_key_env;
   const apiKey = keyEnv ? (fx.env[keyEnv] ?? null) : null;
   if (keyEnv && !apiKey)
@@ -103,7 +118,22 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
     ? new https.Agent({keepAlive: false, maxSockets: Infinity})
     : new http.Agent({keepAlive: false, maxSockets: Infinity});
   try {
-    return await runExperiment({...o, points, apiKey, redact, origin, startWall, rel, control, agent, graceMs});
+    // the resolved config records every suite default
+    const resolved = suite === null ? config : {...config, suite_options: suite.options};
+    return await runExperiment({
+      ...o,
+      config: resolved,
+      points,
+      suite,
+      apiKey,
+      redact,
+      origin,
+      startWall,
+      rel,
+      control,
+      agent,
+      graceMs
+    });
   } finally {
     offSignals();
     control.dispose();
@@ -113,6 +143,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
 
 interface Ctx extends CollectOptions {
   points: PlannedPoint[];
+  suite: SuiteSetup | null;
   apiKey: string | null;
   redact: Redactor;
   origin: bigint;
@@ -164,6 +195,20 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
     count: probe.tokenize ? tokenCounter(fx, config, c.apiKey) : null
   });
   const collector = await collectorInfo(fx);
+  let built: BuiltSuite | null = null;
+  if (c.suite !== null) {
+    try {
+      built = await buildSuite(c.suite, {
+        fx,
+        seed: firstBlock.seed,
+        count: probe.tokenize ? tokenCounter(fx, config, c.apiKey) : null,
+        salt: config.workload.salt,
+        ...(c.gsm8kSource === undefined ? {} : {gsm8kSource: c.gsm8kSource})
+      });
+    } catch (e) {
+      throw new CliError(`case suite: ${(e as Error).message}`, {exitCode: EXIT.usage, cause: e});
+    }
+  }
 
   const id = shortId();
   const host = c.hostLabel ?? fx.hostname();
@@ -231,6 +276,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
   }
   const writer = await BundleWriter.open(fx.files, dir, {
     fsyncIntervalMs: config.output.fsync_interval_ms,
+    quality: built !== null,
     onError: (e, path) => {
       const reason = `evidence write failed: ${path}: ${(e as NodeJS.ErrnoException).code ?? ""} ${e.message}`.replace(
         /\s+/g,
@@ -254,6 +300,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
   const samplers = startTelemetry(c, writer, probe, anchors);
   try {
     await runPoints(c, writer, prompt, probe, bundleId, id);
+    if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, bundleId, id), built);
   } catch (e) {
     // a collector bug: keep what was captured on disk (unsealed: `inferscope seal` can recover it)
     c.control.stop("write_error", `collector error: ${(e as Error).message}`, 0);
@@ -284,7 +331,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
     fx,
     dir,
     draft: {...draft, status, statusReason, finishedAt: isoOf(endWall), clockAnchors: anchors},
-    files: [FILE_NAMES.config, ...BUNDLE_JSONL.map((r) => FILE_NAMES[r])],
+    files: [FILE_NAMES.config, ...BUNDLE_JSONL.map((r) => FILE_NAMES[r]), ...(built ? [FILE_NAMES.quality] : [])],
     repairTails: failure !== null,
     origin: c.origin
   });
@@ -295,6 +342,32 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
     manifest: manifest.manifest,
     writeFailure: failure ? statusReason : manifest.error,
     interrupted: stopped?.kind === "interrupt"
+  };
+}
+
+/** What the case runner needs from this run: transport, clock, redaction, writers, stop switch. */
+function suiteContext(c: Ctx, writer: BundleWriter, probe: ServerProbe, bundleId: string, runId: string) {
+  return {
+    config: c.config,
+    options: c.suite!.options,
+    fx: c.fx,
+    stream: c.stream,
+    agent: c.agent,
+    origin: c.origin,
+    rel: c.rel,
+    redact: c.redact,
+    redactRecord: (r: Omit<RequestRecord, "seq">) => redactRecord(r, c.redact),
+    control: c.control,
+    requests: writer.requests,
+    quality: writer.quality!,
+    note: (event: string, detail: Record<string, unknown>) => writer.note(c.rel(), event, detail),
+    progress: c.progress ?? silentProgress,
+    pacer: c.pacer(() => c.fx.clock.nowNs()),
+    runId,
+    bundleId,
+    apiKey: c.apiKey,
+    continuousUsage: probe.continuousUsage,
+    score: c.score!
   };
 }
 

@@ -46,6 +46,8 @@ export interface StreamResult {
   responseText: string;
   reasoningText: string;
   responseDigest: string | null;
+  /** Tool calls assembled from `delta.tool_calls` (with keepText; absent from transports that do not assemble them). */
+  toolCalls?: {index: number; id: string | null; name: string; arguments: string}[];
 }
 
 export type StreamFn = (req: StreamRequest) => Promise<StreamResult>;

@@ -4,6 +4,7 @@ import {
   FILE_NAMES,
   type ClientRecord,
   type GpuSample,
+  type QualityRecord,
   type RequestRecord,
   type ScheduleRecord,
   type ServerScrape
@@ -27,10 +28,14 @@ export interface BundleWriterOptions {
   /** How often buffered records are handed to the file system (default 100 ms, at most fsyncIntervalMs). */
   flushIntervalMs?: number;
   onError?: (error: Error, path: string) => void;
+  /** Also open quality.jsonl (runs with a case suite). */
+  quality?: boolean;
 }
 
 /** The JSONL files a collected bundle always has. */
 export const BUNDLE_JSONL = ["requests", "schedule", "client_metrics", "server_metrics", "gpu_metrics"] as const;
+/** JSONL files a collected bundle has only sometimes (quality.jsonl: runs with a case suite); sealed when present. */
+export const OPTIONAL_JSONL = ["quality"] as const;
 
 /**
  * The durable side of a run: one append-only writer per JSONL file, a flush timer and an fsync timer
@@ -43,13 +48,21 @@ export class BundleWriter {
   readonly client: JsonlWriter<ClientRecord>;
   readonly server: JsonlWriter<ServerScrape>;
   readonly gpu: JsonlWriter<GpuSample>;
+  /** quality.jsonl, when opened with {quality: true}. */
+  readonly quality: JsonlWriter<QualityRecord> | null;
   /** Tail repairs done when an existing bundle was reopened (resume). */
   readonly repairs: {file: string; repair: TailRepair}[];
   #timers: NodeJS.Timeout[] = [];
   #error: {error: Error; path: string} | null = null;
 
-  private constructor(dir: string, w: Writers, repairs: BundleWriter["repairs"]) {
+  private constructor(
+    dir: string,
+    w: Writers,
+    repairs: BundleWriter["repairs"],
+    quality: JsonlWriter<QualityRecord> | null
+  ) {
     this.dir = dir;
+    this.quality = quality;
     this.requests = w.requests;
     this.schedule = w.schedule;
     this.client = w.client_metrics;
@@ -72,7 +85,14 @@ export class BundleWriter {
       writers[role] = writer;
       if (repair && repair.truncatedBytes > 0) repairs.push({file: name, repair});
     }
-    self = new BundleWriter(dir, writers as unknown as Writers, repairs);
+    let quality: JsonlWriter<QualityRecord> | null = null;
+    if (options.quality) {
+      const name = FILE_NAMES.quality;
+      const {writer, repair} = await JsonlWriter.open<QualityRecord>(files, join(dir, name), {onError});
+      quality = writer;
+      if (repair && repair.truncatedBytes > 0) repairs.push({file: name, repair});
+    }
+    self = new BundleWriter(dir, writers as unknown as Writers, repairs, quality);
     const flushMs = Math.min(options.flushIntervalMs ?? 100, options.fsyncIntervalMs);
     self.#timers.push(setInterval(() => void self!.flush(), flushMs));
     self.#timers.push(setInterval(() => void self!.sync(), options.fsyncIntervalMs));
@@ -80,9 +100,15 @@ export class BundleWriter {
   }
 
   get all(): JsonlWriter<{seq: number}>[] {
-    return [this.requests, this.schedule, this.client, this.server, this.gpu] as unknown as JsonlWriter<{
-      seq: number;
-    }>[];
+    const all = [
+      this.requests,
+      this.schedule,
+      this.client,
+      this.server,
+      this.gpu,
+      ...(this.quality ? [this.quality] : [])
+    ];
+    return all as unknown as JsonlWriter<{seq: number}>[];
   }
 
   /** The first write error, if any (the run must stop: exit 5). */

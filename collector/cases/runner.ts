@@ -1,0 +1,328 @@
+import type http from "node:http";
+
+import {isOpenLoop, type RunConfig, type SuiteOptions} from "../../src/analysis/schema/config.ts";
+import type {QualityRecord, RequestRecord} from "../../src/analysis/schema/records.ts";
+import {QUALITY_VERSION} from "../../src/analysis/schema/versions.ts";
+import type {Effects} from "../effects.ts";
+import type {Redactor} from "../env/redact.ts";
+import type {RunControl} from "../run/control.ts";
+import {runClosedLoop, runOpenLoop, type PhaseContext} from "../run/dispatch.ts";
+import type {PlannedPoint} from "../run/plan.ts";
+import type {Progress} from "../run/progress.ts";
+import {saltedPrompt, saltFor, sha256Hex} from "../run/prompt.ts";
+import {baseHeaders, endpointUrl, toRecord} from "../run/request.ts";
+import {arrivalOffsetsNs} from "../run/schedule.ts";
+import type {Pacer, StreamFn, StreamResult} from "../run/streamTypes.ts";
+import type {CaseItem, CasePlan, ChatMessage, Turn} from "./types.ts";
+
+/**
+ * Runs case plans against the target and writes, for every request, a request record (with caseId and
+ * tier) and the scorer's quality records. Scoring is injected (`score`): the collector captures, the
+ * scorers live in src/analysis/quality and are passed in by the collect command.
+ */
+
+/** The scorer's input and output (structurally those of src/analysis/quality/score.ts). */
+export interface ScoreRequest {
+  scorer: string;
+  response: string | null;
+  toolCalls: {name: string; arguments: string}[] | null;
+  expected: unknown;
+  params?: Record<string, unknown>;
+  finishReason: string | null;
+  error: string | null;
+}
+export interface ScoreResult {
+  scorer: string;
+  verdict: "pass" | "fail" | "not_evaluated";
+  reason: string | null;
+  extracted: unknown;
+  details: Record<string, unknown>;
+}
+export type ScoreFn = (input: ScoreRequest) => ScoreResult[];
+
+interface Appender<T> {
+  append(record: T): unknown;
+}
+
+export interface CaseRunContext {
+  config: RunConfig;
+  options: SuiteOptions;
+  fx: Pick<Effects, "clock">;
+  stream: StreamFn;
+  agent: http.Agent;
+  origin: bigint;
+  rel: (t?: bigint) => number;
+  redact: Redactor;
+  redactRecord: (r: Omit<RequestRecord, "seq">) => Omit<RequestRecord, "seq">;
+  control: RunControl;
+  requests: Appender<Omit<RequestRecord, "seq">>;
+  quality: Appender<Omit<QualityRecord, "seq">>;
+  note: (event: string, detail: Record<string, unknown>) => void;
+  progress: Progress;
+  pacer: Pacer;
+  runId: string;
+  bundleId: string;
+  apiKey: string | null;
+  continuousUsage: boolean;
+  score: ScoreFn;
+}
+
+/**
+ * The `point` of a case request sent by the suite itself: `suite-c<N>` (N requests in flight). It never
+ * collides with a load point id (those start with their mode), so idle and under-load requests stay apart.
+ */
+export const suiteDispatch = (concurrency: number): string => `suite-c${concurrency}`;
+
+/** Idle: items sent one at a time (case_08: at its tier's concurrency). Load: at a load point's concurrency or rate. */
+
+export type Condition = {kind: "idle"} | {kind: "load"; point: PlannedPoint};
+
+const EXCERPT = 300;
+const excerpt = (s: string | null): string =>
+  s === null ? "" : `: ${s.length > EXCERPT ? `${s.slice(0, EXCERPT)}…` : s}`;
+
+/** Why a response cannot count as a complete answer (the scorers fail such items), or null. */
+export function responseProblem(res: StreamResult): string | null {
+  if (res.transportError !== null) return `transport error ${res.transportError}${excerpt(res.errorMessage)}`;
+  if (res.httpStatus === null || res.httpStatus < 200 || res.httpStatus >= 300)
+    return `http ${res.httpStatus ?? "none"}${excerpt(res.errorMessage)}`;
+  if (res.events.some((e) => e[2] === "error")) return `in-band error event${excerpt(res.errorMessage)}`;
+  if (res.events.some((e) => e[2] === "parse_error")) return "malformed stream event";
+  if (res.events.length === 0) return `no stream events${excerpt(res.errorMessage)}`;
+  if (res.finishReason === null && !res.events.some((e) => e[2] === "done"))
+    return "the stream ended without finish_reason or [DONE]";
+  return null;
+}
+
+/** The turn's max_tokens under suite_options.max_tokens_cap. */
+const maxTokensOf = (c: CaseRunContext, turn: Turn): number =>
+  c.options.max_tokens_cap === undefined ? turn.maxTokens : Math.min(turn.maxTokens, c.options.max_tokens_cap);
+
+function body(c: CaseRunContext, messages: ChatMessage[], turn: Turn): string {
+  const b: Record<string, unknown> = {
+    model: c.config.target.model,
+    messages,
+    stream: true,
+    max_tokens: maxTokensOf(c, turn),
+    temperature: c.config.workload.temperature
+  };
+  if (turn.ignoreEos) b.ignore_eos = true;
+  if (turn.tools) {
+    b.tools = turn.tools;
+    b.tool_choice = "auto";
+    if (turn.parallelToolCalls) b.parallel_tool_calls = true;
+  }
+  b.stream_options = c.continuousUsage ? {include_usage: true, continuous_usage_stats: true} : {include_usage: true};
+  return JSON.stringify(b);
+}
+
+interface Unit {
+  item: CaseItem;
+  repeat: number;
+}
+
+/** Consecutive items with the same tier and concurrency form one dispatch group. */
+function groups(items: readonly CaseItem[]): CaseItem[][] {
+  const out: CaseItem[][] = [];
+  for (const it of items) {
+    const last = out.at(-1)?.[0];
+    if (last && last.tier === it.tier && last.concurrency === it.concurrency) out.at(-1)!.push(it);
+    else out.push([it]);
+  }
+  return out;
+}
+
+export async function runCasePlans(c: CaseRunContext, plans: readonly CasePlan[], cond: Condition): Promise<void> {
+  for (const plan of plans) {
+    if (c.control.stopped) return;
+    const label = cond.kind === "idle" ? "idle" : `under load at ${cond.point.point.id}`;
+    c.note("case_start", {caseId: plan.caseId, items: plan.items.length, repeats: plan.repeats, condition: label});
+    const batches = cond.kind === "idle" ? groups(plan.items) : [plan.items];
+    for (const batch of batches) {
+      if (c.control.stopped) break;
+      await runBatch(c, plan, batch, cond);
+    }
+    c.note("case_end", {caseId: plan.caseId, condition: label});
+  }
+}
+
+async function runBatch(c: CaseRunContext, plan: CasePlan, batch: CaseItem[], cond: Condition): Promise<void> {
+  const units: Unit[] = [];
+  for (let repeat = 0; repeat < plan.repeats; repeat++) for (const item of batch) units.push({item, repeat});
+  const concurrency = batch[0]!.concurrency;
+  const pointLabel = cond.kind === "load" ? cond.point.point.id : suiteDispatch(concurrency);
+  const tier = batch[0]!.tier;
+  const requests = units.reduce((a, u) => a + u.item.turns.length, 0);
+  c.progress.start(`${plan.caseId}${tier === null ? "" : ` ${tier}`} (${pointLabel})`, requests, null);
+  const ctx: PhaseContext = {
+    control: c.control,
+    clock: c.fx.clock,
+    origin: c.origin,
+    send: (index, tSchedNs) => sendUnit(c, plan, units[index]!, index, tSchedNs, pointLabel, cond)
+  };
+  if (cond.kind === "load" && isOpenLoop(cond.point.point.mode)) {
+    const p = cond.point;
+    const offsetsNs = arrivalOffsetsNs({
+      mode: p.point.mode as "rate" | "poisson" | "gamma",
+      rate: p.point.value,
+      burstiness: p.block.burstiness,
+      seed: p.block.seed,
+      count: units.length
+    });
+    await runOpenLoop(ctx, {offsetsNs, maxConcurrency: p.point.maxConcurrency, pacer: c.pacer});
+  } else {
+    const n = cond.kind === "load" ? cond.point.point.value : concurrency;
+    await runClosedLoop(ctx, {concurrency: n, count: units.length, durationNs: null});
+  }
+  c.progress.end();
+}
+
+/** Sends every turn of one item (a conversation grows with each reply); resolves with the last end time. */
+async function sendUnit(
+  c: CaseRunContext,
+  plan: CasePlan,
+  unit: Unit,
+  index: number,
+  tSchedNs: number,
+  pointLabel: string,
+  cond: Condition
+): Promise<number> {
+  const {item, repeat} = unit;
+  const base = `${c.runId}-${plan.caseId}-${item.itemId}-r${repeat}${cond.kind === "load" ? `-${pointLabel}` : ""}`;
+  const salt = plan.salt ? saltFor(c.bundleId, base) : null;
+  const history: ChatMessage[] = [];
+  let tSched = tSchedNs;
+  let end = tSchedNs;
+  for (const [t, turn] of item.turns.entries()) {
+    if (c.control.stopped) break;
+    if (t === 0 && turn.system) history.push({role: "system", content: turn.system});
+    history.push({role: "user", content: t === 0 ? saltedPrompt(salt, turn.user) : turn.user});
+    const id = item.turns.length > 1 ? `${base}-t${t + 1}` : base;
+    const res = await send(c, id, history, turn);
+    const promptJson = JSON.stringify(history);
+    const promptDigest = sha256Hex(promptJson);
+    const rec = toRecord(
+      {
+        id,
+        point: pointLabel,
+        repeat,
+        index,
+        phase: "measure",
+        tSchedNs: tSched,
+        promptDigest,
+        promptTokensIntended: turn.promptTokens ?? null,
+        maxTokens: maxTokensOf(c, turn),
+        salt,
+        promptText: promptJson
+      },
+      res,
+      c.config.workload.save_text
+    );
+    rec.caseId = plan.caseId;
+    if (turn.tier !== null) rec.tier = turn.tier;
+    c.requests.append(c.redactRecord(rec));
+    const problem = responseProblem(res);
+    c.progress.tick(problem === null);
+    score(c, plan, item, turn, t, repeat, id, promptDigest, res, problem, cond);
+    end = res.tEndNs ?? c.rel();
+    tSched = end;
+    history.push({role: "assistant", content: res.responseText});
+  }
+  return end;
+}
+
+async function send(c: CaseRunContext, id: string, messages: ChatMessage[], turn: Turn): Promise<StreamResult> {
+  const t = c.config.target.timeouts;
+  const ac = c.control.track();
+  try {
+    return await c.stream({
+      url: endpointUrl(c.config.target.base_url, "chat"),
+      headers: {...baseHeaders(c.apiKey, c.config.target.headers), "x-request-id": id},
+      body: body(c, messages, turn),
+      timeouts: {
+        connectMs: t.connect_ms,
+        headersMs: t.headers_ms,
+        idleMs: t.idle_ms,
+        ...(t.total_ms === undefined ? {} : {totalMs: t.total_ms})
+      },
+      origin: c.origin,
+      clock: () => c.fx.clock.nowNs(),
+      signal: ac.signal,
+      agent: c.agent,
+      keepText: true,
+      redact: c.redact
+    });
+  } catch (e) {
+    const now = c.rel();
+    return {
+      tDispNs: null,
+      tHdrNs: null,
+      tByte1Ns: null,
+      tEndNs: now,
+      events: [],
+      httpStatus: null,
+      finishReason: null,
+      usage: null,
+      usageSource: "none",
+      serverTimings: null,
+      transportError: "other",
+      errorMessage: `collector error: ${(e as Error).message}`,
+      responseText: "",
+      reasoningText: "",
+      responseDigest: null
+    };
+  } finally {
+    c.control.untrack(ac);
+  }
+}
+
+function score(
+  c: CaseRunContext,
+  plan: CasePlan,
+  item: CaseItem,
+  turn: Turn,
+  t: number,
+  repeat: number,
+  requestId: string,
+  promptDigest: string,
+  res: StreamResult,
+  problem: string | null,
+  cond: Condition
+): void {
+  const answered = res.httpStatus !== null && res.httpStatus >= 200 && res.httpStatus < 300;
+  const response = answered ? c.redact(res.responseText) : null;
+  const toolCalls = (res.toolCalls ?? []).map((k) => ({name: k.name, arguments: c.redact(k.arguments)}));
+  const scored = c.score({
+    scorer: turn.score.scorer,
+    response,
+    toolCalls: answered ? toolCalls : null,
+    expected: turn.score.expected,
+    ...(turn.score.params === undefined ? {} : {params: turn.score.params}),
+    finishReason: res.finishReason,
+    error: problem
+  });
+  for (const s of scored)
+    c.quality.append({
+      qualityVersion: QUALITY_VERSION,
+      caseId: plan.caseId,
+      scorer: s.scorer,
+      itemId: item.itemId,
+      requestId,
+      point: cond.kind === "load" ? cond.point.point.id : null,
+      tier: turn.tier,
+      promptDigest,
+      response,
+      extracted: s.extracted,
+      expected: turn.score.expected,
+      verdict: s.verdict,
+      reason: s.reason === null ? null : c.redact(s.reason),
+      details: {
+        ...turn.details,
+        ...s.details,
+        repeat,
+        ...(item.turns.length > 1 ? {round: t + 1} : {}),
+        finishReason: res.finishReason,
+        ...(toolCalls.length > 0 ? {toolCalls} : {})
+      }
+    });
+}
