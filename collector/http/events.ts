@@ -182,6 +182,8 @@ export class StreamAccumulator {
   timings: ServerTimingsValue | null = null;
   /** Tool calls assembled from `delta.tool_calls` fragments by index (only when keepText). */
   toolCalls: StreamedToolCall[] = [];
+  /** The data of the first in-band error event (≤ 1 KiB), kept as the request's error text. */
+  inbandError: string | null = null;
   private prevCum = 0;
   private usageChunks = 0;
   private usageOnToken = false;
@@ -194,6 +196,8 @@ export class StreamAccumulator {
   /** Classifies one payload and returns [kind, token delta or null]; updates the request-level fields. */
   push(data: string, eventType: string | undefined): EventKind {
     const i = classifyPayload(data, eventType, this.info);
+    if (i.kind === "error" && this.inbandError === null)
+      this.inbandError = data.length > 1024 ? `${data.slice(0, 1024)}…` : data;
     if (i.content !== "") this.content += i.content;
     if (i.reasoning !== "" && this.keepText) this.reasoning += i.reasoning;
     if (i.toolCalls !== null && this.keepText) this.mergeToolCalls(i.toolCalls);

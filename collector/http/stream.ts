@@ -398,6 +398,8 @@ class Call implements SseSink {
       const body = this.excerptBytes > 0 ? Buffer.concat(this.excerpt).toString("utf8") : "(empty body)";
       errorMessage = (errorMessage === null ? "" : `${errorMessage}; `) + `${facts}: ${body}`;
     }
+    if (acc.inbandError !== null)
+      errorMessage = (errorMessage === null ? "" : `${errorMessage}; `) + `in-band error event: ${acc.inbandError}`;
     if (errorMessage !== null) errorMessage = this.redact(errorMessage);
     this.resolve({
       tConnNs: this.tConn,

@@ -105,7 +105,11 @@ describe.skipIf(skip)("collector against the real llama-server (tiny preset)", (
     // without [DONE]; older builds just closed the stream (truncated_stream). Either is a failure.
     const failures = dropping.report.load_points.flatMap((p) => p.failures);
     expect(failures.length).toBeGreaterThan(0);
-    for (const f of failures) expect(["inband_error", "truncated_stream"]).toContain(f.outcome);
+    for (const f of failures) {
+      expect(["inband_error", "truncated_stream"]).toContain(f.outcome);
+      // the server's own error text is kept as evidence
+      if (f.outcome === "inband_error") expect(f.message).toMatch(/in-band error event: /);
+    }
     expect(g3.reason).toMatch(/failed/);
   });
 });

@@ -394,15 +394,19 @@ describe("streamRequest: faults (F10–F12, F16–F18, F20)", () => {
 
   it("F11 inband-error: an error event after tokens, then [DONE]", async () => {
     const {r, log} = await call({scenario: "inband-error"});
-    expectSuccess(r);
+    expect(r.transportError).toBeNull();
+    expect(r.httpStatus).toBe(200);
     expectNothingLost(r, log);
     expect(kinds(r)).toEqual(["role", "content", "content", "content", "error", "done"]);
+    // the error event's text is kept as the request's error message
+    expect(r.errorMessage).toMatch(/^in-band error event: \{"error":/);
   });
 
   it("F11 error-first: the first event of a 200 stream is an error", async () => {
     const {r} = await call({scenario: "error-first"});
     expect(r.httpStatus).toBe(200);
     expect(kinds(r)).toEqual(["error", "done"]);
+    expect(r.errorMessage).toMatch(/^in-band error event: /);
   });
 
   it.each([
