@@ -15,7 +15,19 @@ const impureGlobals = [
 ];
 
 export default tseslint.config(
-  {ignores: ["dist/", ".astro/", "node_modules/", "test/output/", "test/fixtures/", "evidence/", "public/", "tmp/", ".demo/"]},
+  {
+    ignores: [
+      "dist/",
+      ".astro/",
+      "node_modules/",
+      "test/output/",
+      "test/fixtures/",
+      "evidence/",
+      "public/",
+      "tmp/",
+      ".demo/"
+    ]
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,6 @@
 /**
- * npm run schema — writes the JSON Schemas generated from the zod schemas to evidence/schema/.
+ * npm run schema — writes the JSON Schemas generated from the zod schemas to evidence/schema/ (and the
+ * config schema to configs/run-config.schema.json).
  * test/schema.test.ts fails when the committed files are stale.
  */
 import {mkdirSync, writeFileSync} from "node:fs";
@@ -9,7 +10,11 @@ import {schemaFiles} from "./lib/schemaFiles.ts";
 
 const dir = join(import.meta.dirname, "..", "evidence", "schema");
 mkdirSync(dir, {recursive: true});
-for (const [name, text] of Object.entries(schemaFiles())) {
+const files = schemaFiles();
+for (const [name, text] of Object.entries(files)) {
   writeFileSync(join(dir, name), text);
   console.log(`wrote evidence/schema/${name}`);
 }
+// the same config schema next to the example configs, for editor completion (`# yaml-language-server: $schema=…`)
+writeFileSync(join(import.meta.dirname, "..", "configs", "run-config.schema.json"), files["config.v1.schema.json"]!);
+console.log("wrote configs/run-config.schema.json");

@@ -1,15 +1,6 @@
-import {z} from "zod";
+import {configJsonSchema} from "../../src/analysis/schema/jsonSchema.ts";
 
-import {RunConfigSpec} from "../../src/analysis/schema/config.ts";
-
-/** JSON Schema of the run config (input side: what a user may write), for editor completion. */
-export function configJsonSchema(): Record<string, unknown> {
-  return {
-    ...z.toJSONSchema(RunConfigSpec, {io: "input", unrepresentable: "any"}),
-    title: "InferScope run config",
-    $id: "https://inferscope.dev/schema/run-config.v1.json"
-  } as Record<string, unknown>;
-}
+export {configJsonSchema};
 
 /** Descriptions for keys whose zod schema carries none (the schema's own description wins). */
 export const EXTRA_DESCRIPTIONS: Readonly<Record<string, string>> = {

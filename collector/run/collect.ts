@@ -381,7 +381,7 @@ function startTelemetry(c: Ctx, writer: BundleWriter, probe: ServerProbe, anchor
       for (const arr of Object.values(group)) n += arr?.length ?? 0;
     return n;
   };
-  const monitor = createClientMonitor({inFlight: () => c.control.inFlight, openSockets: sockets}, c.rel());
+  const monitor = createClientMonitor({inFlight: () => c.control.inFlight, openSockets: sockets}, c.rel(), c.origin);
   let first = true;
   list.push(
     startSampler({

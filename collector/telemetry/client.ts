@@ -6,6 +6,8 @@ type LoopSample = Omit<Extract<ClientRecord, {kind: "loop"}>, "seq">;
 
 /** Event-loop delay histogram resolution. Node records the full timer interval; we subtract it. */
 const RESOLUTION_MS = 1;
+/** Stalls longer than this are recorded one by one. */
+const STALL_MS = 2;
 
 export interface ClientMonitor {
   /** One window's sample (the histogram and CPU/ELU baselines are reset for the next window). */
@@ -22,10 +24,24 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  */
 export function createClientMonitor(
   sources: {inFlight: () => number | null; openSockets: () => number | null},
-  startNs: number
+  startNs: number,
+  /** The run's monotonic origin (process.hrtime.bigint()), so stall times share the records' time base. */
+  originNs: bigint
 ): ClientMonitor {
   const h = monitorEventLoopDelay({resolution: RESOLUTION_MS});
   h.enable();
+  // Stall detector: a 1 ms timer that notes how late it fires. A delay histogram gives each stall one
+  // sample; this keeps every stall over 2 ms with its length, so the analyzer can tell how much of the
+  // time (and so of the events) the client timestamped late.
+  let stalls: [number, number][] = [];
+  let lastTick = process.hrtime.bigint();
+  const ticker = setInterval(() => {
+    const now = process.hrtime.bigint();
+    const lateMs = Number(now - lastTick) / 1e6 - RESOLUTION_MS;
+    lastTick = now;
+    if (lateMs > STALL_MS) stalls.push([Number(now - originNs), round3(lateMs)]);
+  }, RESOLUTION_MS);
+  ticker.unref();
   let elu: EventLoopUtilization = performance.eventLoopUtilization();
   let cpu = process.cpuUsage();
   let last = startNs;
@@ -50,12 +66,17 @@ export function createClientMonitor(
         openSockets: sources.openSockets(),
         rssBytes: process.memoryUsage.rss(),
         cpuUserUs: cpuWin.user,
-        cpuSystemUs: cpuWin.system
+        cpuSystemUs: cpuWin.system,
+        stalls
       };
+      stalls = [];
       h.reset();
       last = tNs;
       return s;
     },
-    close: () => h.disable()
+    close: () => {
+      clearInterval(ticker);
+      h.disable();
+    }
   };
 }

@@ -227,7 +227,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
             return;
           }
           client.samples++;
-          client.loop.push({tNs: r.tNs, windowNs: r.windowNs, p99Ms: r.loopDelayP99Ms});
+          client.loop.push({tNs: r.tNs, windowNs: r.windowNs, p99Ms: r.loopDelayP99Ms, stalls: r.stalls ?? null});
           if (r.loopDelayP99Ms !== null)
             client.loopDelayP99MaxMs = Math.max(client.loopDelayP99MaxMs ?? 0, r.loopDelayP99Ms);
           if (r.loopDelayMaxMs !== null) client.loopDelayMaxMs = Math.max(client.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);

@@ -31,7 +31,7 @@ export interface FileCheck {
 export interface ClientFacts {
   samples: number;
   /** Every loop sample: end of its window and length (ns), delay p99 (ms). Gates look at the windows of each point. */
-  loop: {tNs: number; windowNs: number; p99Ms: number | null}[];
+  loop: {tNs: number; windowNs: number; p99Ms: number | null; stalls: [number, number][] | null}[];
   loopDelayP99MaxMs: number | null;
   loopDelayMaxMs: number | null;
   eluMax: number | null;

@@ -108,6 +108,12 @@ export const GateSpec = z.strictObject({
   input_tolerance: z.number().min(0).max(1).default(0.25),
   min_achieved_load: z.number().min(0).max(1).default(0.95),
   max_loop_delay_p99_ms: z.number().positive().default(5),
+  max_stall_share: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.01)
+    .describe("largest share of a point's time the event loop may run more than max_loop_delay_p99_ms late (G6)"),
   max_dispatch_lag_p99_ms: z.number().positive().default(5),
   max_telemetry_missing: z.number().min(0).max(1).default(0.1)
 });

@@ -23,7 +23,7 @@ export function bundleJsonSchema(): Record<string, unknown> {
 /** JSON Schema of the run configuration (YAML), for editor completion. */
 export function configJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(RunConfigSpec, {io: "input"}),
+    ...z.toJSONSchema(RunConfigSpec, {io: "input", unrepresentable: "any"}),
     $id: `https://inferscope.dev/schema/config.v${SCHEMA_VERSION}.schema.json`,
     title: `InferScope run configuration v${SCHEMA_VERSION}`
   };

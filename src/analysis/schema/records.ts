@@ -136,7 +136,13 @@ export const ClientSample = z.strictObject({
   openSockets: NonNegInt.nullable(),
   rssBytes: NonNegInt.nullable(),
   cpuUserUs: NonNegInt.nullable().describe("process user CPU time during the window, µs"),
-  cpuSystemUs: NonNegInt.nullable()
+  cpuSystemUs: NonNegInt.nullable(),
+  stalls: z
+    .array(z.tuple([RelNs, z.number().nonnegative()]))
+    .optional()
+    .describe(
+      "every event-loop stall over 2 ms in the window, as [tNs when the loop resumed, ms late] from a 1 ms timer; absent when not measured"
+    )
 });
 export const ClientNote = z.strictObject({
   seq: NonNegInt,

@@ -45,8 +45,12 @@ describe("client self-monitoring (F25)", () => {
     const loops = readFileSync(join(outcome.dir, "client_metrics.jsonl"), "utf8")
       .split("\n")
       .filter((l) => l.includes('"kind":"loop"'))
-      .map((l) => JSON.parse(l) as {loopDelayMaxMs: number | null});
+      .map((l) => JSON.parse(l) as {loopDelayMaxMs: number | null; stalls?: [number, number][]});
     expect(Math.max(...loops.map((l) => l.loopDelayMaxMs ?? 0))).toBeGreaterThan(150);
+    // …and the stall detector kept that stall with its length
+    const stalls = loops.flatMap((l) => l.stalls ?? []);
+    expect(Math.max(...stalls.map(([, ms]) => ms))).toBeGreaterThan(150);
+    expect(gate(report, "G6").reason).toMatch(/late [\d.]+ % of the time/);
     expect(report.verdict).toBe("INCONCLUSIVE");
     const m = report.load_points[0]!.metrics as Record<string, {max: number}>;
     expect(m.ttft_ms!.max).toBeGreaterThan(150); // counted from the schedule: the requests due during the block waited

@@ -1,0 +1,35 @@
+import {describe, expect, it} from "vitest";
+
+import {stallShare} from "../../../src/analysis/gates/client.ts";
+
+const MS = 1_000_000;
+
+describe("G6 stall share", () => {
+  it("is the share of time the loop ran more than the budget late", () => {
+    // one 55 ms stall in 10 windows of 500 ms: 50 ms over a 5 ms budget out of 5 s = 1 %
+    const windows = Array.from({length: 10}, (_, i) => ({
+      windowNs: 500 * MS,
+      stalls: i === 3 ? ([[1_700 * MS, 55]] as [number, number][]) : []
+    }));
+    expect(stallShare(windows, 5)).toBeCloseTo(0.01, 12);
+  });
+
+  it("ignores stalls under the budget and windows that did not measure stalls", () => {
+    expect(
+      stallShare(
+        [
+          {windowNs: 500 * MS, stalls: [[1, 4.9]]},
+          {windowNs: 500 * MS, stalls: null}
+        ],
+        5
+      )
+    ).toBe(0);
+    expect(stallShare([{windowNs: 500 * MS, stalls: null}], 5)).toBeNull();
+  });
+
+  it("catches a single long stall that a window's delay p99 cannot see", () => {
+    // a 1 ms timer samples ~500 delays per window: one 60 ms stall is 1 sample, far above the p99 rank
+    const share = stallShare([{windowNs: 500 * MS, stalls: [[100 * MS, 60]]}], 5)!;
+    expect(share).toBeGreaterThan(0.1);
+  });
+});
