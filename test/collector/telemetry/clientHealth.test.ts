@@ -26,7 +26,8 @@ describe("client self-monitoring (F25)", () => {
     const blocking = {
       ...defaultCollectDeps,
       stream: (req: Parameters<typeof defaultCollectDeps.stream>[0]) => {
-        if (req.agent && ++n === 10) {
+        // well after the first telemetry window, which the collector discards as start-up
+        if (req.agent && ++n === 30) {
           const until = process.hrtime.bigint() + 200_000_000n;
           while (process.hrtime.bigint() < until); // the injected stall
         }
@@ -34,27 +35,32 @@ describe("client self-monitoring (F25)", () => {
       }
     };
     const config = testConfig(server.url, {
-      load: {mode: "rate", values: [100], requests: 40, warmup: 0},
+      load: {mode: "rate", values: [100], requests: 60, warmup: 0},
       gates: {min_samples: 5, max_loop_delay_p99_ms: 5, max_dispatch_lag_p99_ms: 5} // the default G6 thresholds
     });
     const outcome = await collect({config, fx: testEffects(), ...blocking, outParent: t.dir});
-    const report = await analyzeBundle(fsBundle(outcome.dir));
+    const report = await analyzeBundle(fsBundle(outcome.dir), {keepRows: true});
     expect(gate(report, "G6").status).toBe("warn");
     expect(gate(report, "G6").reason).toMatch(/dispatch lag|event-loop delay/);
-    // the raw evidence: one client_metrics window saw the ~200 ms stall
+    // the raw evidence: the stall detector kept the ~200 ms stall with its length (a window's delay
+    // histogram can miss it: one late timer sample, and monitorEventLoopDelay's max was seen at ~1 ms)
     const loops = readFileSync(join(outcome.dir, "client_metrics.jsonl"), "utf8")
       .split("\n")
       .filter((l) => l.includes('"kind":"loop"'))
-      .map((l) => JSON.parse(l) as {loopDelayMaxMs: number | null; stalls?: [number, number][]});
-    expect(Math.max(...loops.map((l) => l.loopDelayMaxMs ?? 0))).toBeGreaterThan(150);
-    // …and the stall detector kept that stall with its length
+      .map((l) => JSON.parse(l) as {stalls?: [number, number][]});
     const stalls = loops.flatMap((l) => l.stalls ?? []);
     expect(Math.max(...stalls.map(([, ms]) => ms))).toBeGreaterThan(150);
     expect(gate(report, "G6").reason).toMatch(/late [\d.]+ % of the time/);
     expect(report.verdict).toBe("INCONCLUSIVE");
     const m = report.load_points[0]!.metrics as Record<string, {max: number}>;
-    expect(m.ttft_ms!.max).toBeGreaterThan(150); // counted from the schedule: the requests due during the block waited
-    expect(m.ttft_dispatch_ms!.max).toBeLessThan(m.ttft_ms!.max - 100);
     expect(m.dispatch_lag_ms!.max).toBeGreaterThan(150);
+    // the requests that fell due during the block waited: counted from the schedule their TTFT includes
+    // the wait; counted from dispatch it does not
+    const waited = report.rows!.filter((r) => r.phase === "measure" && r.tDispMs! - r.tSchedMs! > 100);
+    expect(waited.length).toBeGreaterThan(0);
+    for (const r of waited) {
+      const fromDispatch = r.tTok1Ms! - r.tDispMs!;
+      expect(r.ttftMs!).toBeGreaterThan(fromDispatch + 100);
+    }
   });
 });
