@@ -4,7 +4,9 @@
  * 127.0.0.1, run a short experiment with the collector (a concurrency sweep and a seeded Poisson point),
  * build the site with the new bundle next to the shipped ones, and say where to open it.
  *
- *   npm run demo [-- --preset tiny|small|base|tinyllama --parallel N --out DIR --serve --keep-server]
+ *   npm run demo [-- --preset tiny|small|base|tinyllama --parallel N --out DIR --serve --suite]
+ *
+ * --suite also runs the case suite (cases 01–11 and a GSM8K sample) after the load points.
  *
  * The new bundle goes to .demo/evidence/ (not tracked); --out evidence writes into the shipped evidence.
  */
@@ -14,7 +16,7 @@ import {availableParallelism} from "node:os";
 import {join, resolve} from "node:path";
 import {parseArgs} from "node:util";
 
-import {collectRun} from "./engine/collectRun.ts";
+import {collectRun, CPU_SUITE} from "./engine/collectRun.ts";
 import {ensureEngine, RANDOM_WEIGHTS_NOTE} from "./engine/engine.ts";
 import type {PresetName} from "./engine/generateModel.ts";
 import {startLlamaServer} from "./engine/supervisor.ts";
@@ -38,6 +40,7 @@ const {values: args} = parseArgs({
     serve: {type: "boolean", default: false},
     "no-site": {type: "boolean", default: false},
     "keep-byte-tokens": {type: "boolean", default: false},
+    suite: {type: "boolean", default: false},
     requests: {type: "string"},
     name: {type: "string"}
   }
@@ -92,7 +95,7 @@ async function main(): Promise<number> {
     binary: engine.binary.path,
     model: engine.info.modelPath,
     parallel,
-    ctxPerSlot: 1024,
+    ctxPerSlot: args.suite ? 4096 : 1024,
     threads,
     alias: `random-${preset}`,
     niceness: 10
@@ -115,6 +118,7 @@ async function main(): Promise<number> {
       outDir,
       echo: true,
       workload: {prompt_tokens: plan.prompt, max_tokens: plan.out},
+      ...(args.suite ? CPU_SUITE : {}),
       load: [
         {mode: "concurrency", values: [1, 2, 4], requests, warmup: 3},
         {mode: "poisson", values: [plan.rate], requests, warmup: 2, seed: 42}

@@ -26,6 +26,9 @@ export interface CollectRunOptions {
   load: unknown[];
   /** Echo the collector's stdout (progress goes to stderr, inherited). */
   echo?: boolean;
+  /** Case suite to run after the load points (config `suites` and `suite_options`). */
+  suites?: string[];
+  suiteOptions?: Record<string, unknown>;
 }
 
 export interface CollectRunResult {
@@ -64,9 +67,29 @@ export function engineRunConfig(o: Omit<CollectRunOptions, "outDir" | "echo" | "
     workload: {ignore_eos: true, salt: true, temperature: 0.8, ...o.workload},
     load: o.load,
     slo: {ttft_ms: 2000, itl_ms: 60, e2e_ms: 30_000},
-    telemetry: {server_metrics: "auto", gpu: "auto", interval_ms: 500}
+    telemetry: {server_metrics: "auto", gpu: "auto", interval_ms: 500},
+    ...(o.suites ? {suites: o.suites, suite_options: o.suiteOptions ?? {}} : {})
   };
 }
+
+/**
+ * The whole case suite sized for the CPU reference engine (contexts up to 2,048 tokens: start the server
+ * with ctxPerSlot 4096), GSM8K on the 20-item sample shipped in test/fixtures (the full set needs a download).
+ */
+export const CPU_SUITE = {
+  suites: ["all", "gsm8k"],
+  suiteOptions: {
+    repeats: 5,
+    max_tokens_cap: 64,
+    long_context_tiers: [256, 512, 1024],
+    prefill_tiers: [512, 1024, 2048],
+    concurrency_tiers: [1, 2, 4],
+    rounds: 3,
+    needle: {lengths: [256, 1024], depths: [0, 0.5, 1]},
+    gsm8k: {path: join(ROOT, "test", "fixtures", "gsm8k-sample.jsonl"), limit: 20, download: false},
+    quality_load: {point: "concurrency-2"}
+  }
+};
 
 export function collectRun(o: CollectRunOptions): Promise<CollectRunResult> {
   const configPath = o.configPath ?? join(ROOT, ".demo", `${o.name}.yaml`);

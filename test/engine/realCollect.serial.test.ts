@@ -62,7 +62,16 @@ describe.skipIf(skip)("collector against the real llama-server (tiny preset)", (
   let dropping: {report: Report; code: number; dir: string};
 
   beforeAll(async () => {
-    healthy = await collect(await ensureEngine({preset: "tiny", seed: 1, build}), "real-healthy");
+    const engine = await ensureEngine({preset: "tiny", seed: 1, build});
+    healthy = await collect(engine, "real-healthy");
+    // Client health (G6) measures this machine, not the product: when a shared CI box starves the
+    // collector, the run is honestly INCONCLUSIVE. Collect once more before judging the product.
+    if (healthy.report.verdict_reasons.length > 0 && healthy.report.verdict_reasons.every((r) => r.startsWith("G6 "))) {
+      console.warn(
+        `real-engine run was INCONCLUSIVE on client health only, collecting again: ${healthy.report.verdict_reasons.join("; ")}`
+      );
+      healthy = await collect(engine, "real-healthy-2");
+    }
     dropping = await collect(
       await ensureEngine({preset: "tiny", seed: 1, build, keepByteTokens: true}),
       "real-bytetokens"

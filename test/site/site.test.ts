@@ -193,7 +193,12 @@ describe.skipIf(!HAS_CHROMIUM)("in Chromium (playwright-core, fresh profile)", (
       if (m.type() === "error") problems.push(`console: ${m.text()}`);
     });
     p.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    p.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+    p.on("requestfailed", (r) => {
+      // a request the browser itself aborted because the test navigated on (e.g. a late favicon fetch) is
+      // not a broken page; anything else (refused, reset, not found via `response`) is
+      if (r.failure()?.errorText === "net::ERR_ABORTED") return;
+      problems.push(`request failed: ${r.url()} (${r.failure()?.errorText ?? "?"})`);
+    });
     p.on("response", (r) => {
       if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
     });
