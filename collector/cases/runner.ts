@@ -12,7 +12,7 @@ import type {Progress} from "../run/progress.ts";
 import {saltedPrompt, saltFor, sha256Hex} from "../run/prompt.ts";
 import {baseHeaders, endpointUrl, toRecord} from "../run/request.ts";
 import {arrivalOffsetsNs} from "../run/schedule.ts";
-import type {Pacer, StreamFn, StreamResult} from "../run/streamTypes.ts";
+import {collectorFault, type Pacer, type StreamFn, type StreamResult} from "../run/streamTypes.ts";
 import type {CaseItem, CasePlan, ChatMessage, Turn} from "./types.ts";
 
 /**
@@ -253,24 +253,7 @@ async function send(c: CaseRunContext, id: string, messages: ChatMessage[], turn
       redact: c.redact
     });
   } catch (e) {
-    const now = c.rel();
-    return {
-      tDispNs: null,
-      tHdrNs: null,
-      tByte1Ns: null,
-      tEndNs: now,
-      events: [],
-      httpStatus: null,
-      finishReason: null,
-      usage: null,
-      usageSource: "none",
-      serverTimings: null,
-      transportError: "other",
-      errorMessage: `collector error: ${(e as Error).message}`,
-      responseText: "",
-      reasoningText: "",
-      responseDigest: null
-    };
+    return collectorFault(c.rel(), (e as Error).message);
   } finally {
     c.control.untrack(ac);
   }

@@ -29,7 +29,7 @@ import {silentProgress, type Progress} from "./progress.ts";
 import {planPrompt, saltedPrompt, saltFor, sha256Hex, type PromptPlan} from "./prompt.ts";
 import {baseHeaders, endpointUrl, joinUrl, requestBody, serverRoot, toRecord} from "./request.ts";
 import {arrivalOffsetsNs} from "./schedule.ts";
-import type {Pacer, StreamFn, StreamResult} from "./streamTypes.ts";
+import {collectorFault, type Pacer, type StreamFn, type StreamResult} from "./streamTypes.ts";
 import {finishBundle, DRAFT_FILE} from "./finish.ts";
 
 type BundleStatus = Manifest["status"];
@@ -619,27 +619,6 @@ function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor): Omit<R
   if (out.promptText !== undefined) out.promptText = redact(out.promptText);
   if (out.finishReason !== null) out.finishReason = redact(out.finishReason);
   return out;
-}
-
-/** A record for a request the transport could not even attempt (a collector bug): kept, never dropped. */
-function collectorFault(tNs: number, message: string): StreamResult {
-  return {
-    tDispNs: null,
-    tHdrNs: null,
-    tByte1Ns: null,
-    tEndNs: tNs,
-    events: [],
-    httpStatus: null,
-    finishReason: null,
-    usage: null,
-    usageSource: "none",
-    serverTimings: null,
-    transportError: "other",
-    errorMessage: `collector error: ${message}`,
-    responseText: "",
-    reasoningText: "",
-    responseDigest: null
-  };
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
