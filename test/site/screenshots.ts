@@ -1,6 +1,6 @@
 /**
  * Writes docs/screenshots/*.png: the index, a run report, a compare page, Pareto and select, in light and
- * dark, from evidence/ plus the synthetic demo bundles (provenance "synthetic", stated on every page).
+ * dark, from the shipped evidence/ (real llama.cpp runs and imported peer results).
  * Usage: npx node test/site/screenshots.ts [outDir]
  */
 import {mkdirSync, rmSync} from "node:fs";
@@ -8,18 +8,13 @@ import {join} from "node:path";
 
 import {chromium} from "playwright-core";
 
-import {addGroups, buildSite, CHROMIUM, CHROMIUM_ARGS, copyRepoEvidence, ROOT, serve, tempDir} from "./harness.ts";
-import {demoSpecs, writeSiteBundle} from "./synthSite.ts";
+import {buildSite, CHROMIUM, CHROMIUM_ARGS, copyRepoEvidence, ROOT, serve, tempDir} from "./harness.ts";
 
 const out = process.argv[2] ?? join(ROOT, "docs", "screenshots");
 const work = tempDir("inferscope-shots-");
 const evidence = join(work, "evidence");
 copyRepoEvidence(evidence);
-const demo = demoSpecs();
-for (const spec of demo) await writeSiteBundle(evidence, spec);
-addGroups(evidence, [
-  {id: "demo-parallel", title: "Synthetic demo: --parallel 1 vs 2 (H100, vLLM)", bundles: [demo[0]!.id, demo[1]!.id]}
-]);
+const REPORT = "20261129-vm-random-small-llamacpp-small-p4-7659af";
 const dist = join(work, "dist");
 const base = "/inferscope/";
 await buildSite(evidence, dist, {base});
@@ -27,8 +22,8 @@ const {origin, server} = await serve(dist, base);
 
 const pages: [string, string, number][] = [
   ["index", "", 900],
-  ["report", `runs/${demo[0]!.id}/`, 2400],
-  ["compare", "compare/g-demo-parallel/", 1800],
+  ["report", `runs/${REPORT}/`, 2400],
+  ["compare", "compare/g-llamacpp-parallel/", 1800],
   ["pareto", "pareto/", 1200],
   ["select", "select/", 1500]
 ];
@@ -58,7 +53,7 @@ try {
   }
   const phone = await ctx.newPage();
   await phone.setViewportSize({width: 390, height: 844});
-  await phone.goto(`${origin}${base}runs/${demo[0]!.id}/`, {waitUntil: "load"});
+  await phone.goto(`${origin}${base}runs/${REPORT}/`, {waitUntil: "load"});
   await phone.screenshot({path: join(out, "report-phone-light.png")});
   console.log("wrote report-phone-light.png");
 } finally {
