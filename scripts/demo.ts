@@ -34,7 +34,7 @@ const PLAN: Record<PresetName, {prompt: number; out: number; requests: number; r
 
 const {values: args} = parseArgs({
   options: {
-    preset: {type: "string", default: "tiny"},
+    preset: {type: "string", default: "small"},
     parallel: {type: "string", default: "2"},
     out: {type: "string", default: ".demo/evidence"},
     serve: {type: "boolean", default: false},
@@ -72,7 +72,7 @@ async function main(): Promise<number> {
 
   step(
     1,
-    "engine: find or build llama.cpp's llama-server (a first build takes 6–12 minutes on 2 cores; cached afterwards)"
+    "engine: find or build llama.cpp's llama-server (a first build takes 5–12 minutes on 2 cores; cached afterwards)"
   );
   const engine = await ensureEngine({
     preset,
