@@ -39,11 +39,12 @@ export function withheldReason(key: PercentileKey, n: number): string | undefine
 }
 
 /**
- * Distribution summary of finite values. Percentiles use `method` (p50 is always the median);
+ * Distribution summary of the finite values (NaN and ±Infinity are dropped). Percentiles use `method` (p50 is always the median);
  * std is the population std (ddof 0) as the percentile-reporting peers do. Empty input gives nulls, never 0.
  * Reorders `values`.
  */
-export function summarize(values: Samples, method: QuantileMethod = "nearest-rank"): Summary {
+export function summarize(input: Samples, method: QuantileMethod = "nearest-rank"): Summary {
+  const values = input.every(Number.isFinite) ? input : input.filter(Number.isFinite);
   const n = values.length;
   const withheld: Partial<Record<PercentileKey, string>> = {};
   const out: Summary = {

@@ -76,6 +76,11 @@ describe("summarize: small-sample floors", () => {
     expect(summarize(range(1, 5)).p50).toBe(3);
   });
 
+  it("ignores NaN and ±Infinity", () => {
+    const s = summarize(Float64Array.of(3, NaN, 1, Infinity, 2, -Infinity, 5, 4));
+    expect(s).toMatchObject({n: 5, mean: 3, min: 1, max: 5, p50: 3});
+  });
+
   it("empty input gives nulls, never zeros", () => {
     expect(summarize(new Float64Array())).toMatchObject({
       n: 0,
