@@ -773,14 +773,17 @@ async function main(): Promise<void> {
         a.destroy();
         const e = await timingErrors(server, p);
         const err99 = pct(e.perEvent, 0.99);
-        const gate = p.gateMs > 5;
+        // G6 warns when either rule fires: the worst window's loop-delay p99 > 5 ms, or the loop ran
+        // more than 5 ms late for more than 1 % of the time (src/analysis/gates/client.ts)
+        const p99Rule = p.gateMs > 5;
+        const alt = p.stallPct > 1;
+        const gate = p99Rule || alt;
         const bad = err99 !== null && err99 > 5;
         if (bad) badRuns++;
         if (bad && !gate) misses++;
         if (gate && !bad) conservative++;
-        const alt = p.stallPct > 1;
-        if (bad && !alt) altMisses++;
-        if (alt && !bad) altConservative++;
+        if (bad && !p99Rule) altMisses++;
+        if (p99Rule && !bad) altConservative++;
         if (gate) firstGate[k] ??= n;
         if (bad) firstBad[k] ??= n;
         rowsE.push({
@@ -794,8 +797,9 @@ async function main(): Promise<void> {
             f(p.elu),
             f(p.gcMaxMs, 1),
             f(p.stallPct, 2),
-            gate ? "warn" : "pass",
+            p99Rule ? "warn" : "pass",
             alt ? "warn" : "pass",
+            gate ? "warn" : "pass",
             bad ? "> 5 ms" : "≤ 5 ms",
             bad && !gate ? "**G6 missed**" : ""
           ]
@@ -804,7 +808,7 @@ async function main(): Promise<void> {
     }
     const gateFirst = misses === 0;
     say(
-      "\n### (e) Client health: gate G6 (worst 500 ms window loop-delay p99 > 5 ms) versus timing error (5 ms per token, 100 tokens)\n"
+      "\n### (e) Client health: gate G6 (loop-delay p99 > 5 ms in the worst 500 ms window, or the loop > 5 ms late for more than 1 % of the time) versus timing error (5 ms per token, 100 tokens)\n"
     );
     say(
       table(
@@ -818,8 +822,9 @@ async function main(): Promise<void> {
           "ELU",
           "longest GC pause (ms)",
           "time > 5 ms behind (%)",
-          "G6",
+          "p99 rule",
           "stall > 1 %",
+          "G6",
           "timing error",
           ""
         ],
@@ -828,8 +833,8 @@ async function main(): Promise<void> {
     );
     const firsts = (xs: number[]): string => (xs.length === 0 ? "—" : xs.map((x) => x ?? "—").join(" / "));
     say(
-      `\nRuns with timing error p99 > 5 ms: ${badRuns}; G6 (worst-window loop-delay p99 > 5 ms) missed ${misses} of them and warned on ${conservative} runs whose error was ≤ 5 ms. ` +
-        `A stall-share rule (loop > 5 ms behind for more than 1 % of the time) missed ${altMisses} and warned on ${altConservative} runs whose error was ≤ 5 ms. ` +
+      `\nRuns with timing error p99 > 5 ms: ${badRuns}; G6 (either rule) missed ${misses} of them and warned on ${conservative} runs whose error was ≤ 5 ms. ` +
+        `The loop-delay p99 rule alone would have missed ${altMisses} and warned on ${altConservative} runs whose error was ≤ 5 ms. ` +
         `G6 first warned at ${firsts(firstGate)} streams (per repetition); the error first exceeded 5 ms at ${firsts(firstBad)} streams.`
     );
     const gateAt = firsts(firstGate);
@@ -963,11 +968,12 @@ ${sections.join("\n")}
   CPU cost (~0.1 ms, creating the request and writing it), so the shortest gaps are stretched, and a stall
   releases the overdue requests in a burst. The schedule is saved in the bundle, so schedule-based latencies
   show this and dispatch lag p99 measures it.
-- **Client health (e).** Gate G6 reads the worst 500 ms window's loop-delay p99. Timer samples are
-  time-weighted: a single 50 ms stall produces one late sample among ~500, so the p99 hardly moves, while
-  every event that arrived during the stall is late. The event-weighted equivalent is the share of time
-  the loop is more than 5 ms behind, Σ max(0, d − 5 ms) / T: above 1 %, more than 1 % of events are delayed
-  by more than 5 ms. The table shows where each rule fires relative to the measured timing error.
+- **Client health (e).** Gate G6 has two rules. The worst 500 ms window's loop-delay p99 alone is blind to
+  single stalls: timer samples are time-weighted, a 50 ms stall is one late sample among ~500, so the p99
+  hardly moves while every event that arrived during the stall is late. So the collector also records
+  every stall over 2 ms (a 1 ms timer), and G6 warns when the loop is more than 5 ms behind for more than
+  1 % of the time, Σ max(0, d − 5 ms) / T: above 1 %, more than 1 % of events are delayed by more than 5 ms.
+  The table shows where each rule fires relative to the measured timing error.
 - For scale (issue 3): on this machine vLLM's benchmark client measured a TTFT p50 error of about +67 ms at
   100 streams and handled about 13,700 events per CPU-second; a bare node:http client about 20,000.
 `;
