@@ -6,7 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {stringify as toYaml} from "yaml";
 
 import {findLlamaServer} from "../../scripts/engine/buildLlamaServer.ts";
-import {engineRunConfig} from "../../scripts/engine/collectRun.ts";
+import {CPU_SUITE, engineRunConfig} from "../../scripts/engine/collectRun.ts";
 import {ensureEngine} from "../../scripts/engine/engine.ts";
 import {startLlamaServer, type LlamaServerHandle} from "../../scripts/engine/supervisor.ts";
 import {analyzeBundle, CASE_IDS, type Report} from "../../src/analysis/index.ts";
@@ -27,7 +27,6 @@ if (skip)
 
 const threads = Math.max(1, availableParallelism() - 1);
 const out = mkdtempSync(join(tmpdir(), "inferscope-real-suite-"));
-const SAMPLE = join(import.meta.dirname, "..", "fixtures", "gsm8k-sample.jsonl");
 
 describe.skipIf(skip)("the case suite against the real llama-server (tiny preset, random weights)", () => {
   let server: LlamaServerHandle;
@@ -58,18 +57,9 @@ describe.skipIf(skip)("the case suite against the real llama-server (tiny preset
         workload: {prompt_tokens: 128, max_tokens: 32},
         load: [{mode: "concurrency", values: [2], requests: 20, warmup: 2}]
       }),
-      suites: ["all", "gsm8k"],
-      suite_options: {
-        repeats: 5,
-        max_tokens_cap: 64,
-        long_context_tiers: [256, 512, 1024],
-        prefill_tiers: [512, 1024, 2048],
-        concurrency_tiers: [1, 2, 4],
-        rounds: 3,
-        needle: {lengths: [256, 1024], depths: [0, 0.5, 1]},
-        gsm8k: {path: SAMPLE, limit: 10},
-        quality_load: {point: "concurrency-2"}
-      }
+      // the suite sized for the CPU engine, as `npm run demo -- --suite` runs it, on 10 GSM8K items
+      suites: CPU_SUITE.suites,
+      suite_options: {...CPU_SUITE.suiteOptions, gsm8k: {...CPU_SUITE.suiteOptions.gsm8k, limit: 10}}
     };
     const path = join(out, "real-suite.yaml");
     writeFileSync(path, toYaml(config));
