@@ -3,12 +3,14 @@
  * server on 127.0.0.1, and Chromium through playwright-core with a fresh profile.
  */
 import {spawn} from "node:child_process";
-import {cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync} from "node:fs";
-import {createServer, type Server} from "node:http";
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
+import type {Server} from "node:http";
 import {tmpdir} from "node:os";
-import {extname, join, normalize, resolve, sep} from "node:path";
+import {join, resolve, sep} from "node:path";
 
 import {parse as parseYaml, stringify as toYaml} from "yaml";
+
+import {resolvePath, serveStatic} from "../../scripts/lib/serveStatic.ts";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const CHROMIUM = "/usr/bin/chromium";
@@ -97,44 +99,12 @@ export function buildSite(
   });
 }
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css",
-  ".js": "text/javascript",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jsonl": "application/x-ndjson",
-  ".yaml": "text/yaml"
-};
-
-/** The file a URL path maps to under `dir` (directories → index.html), or null. */
-export function resolvePath(dir: string, base: string, urlPath: string): string | null {
-  const path = decodeURIComponent(urlPath.split(/[?#]/)[0]!);
-  if (!path.startsWith(base) && `${path}/` !== base) return null;
-  const rel = path.slice(base.length);
-  const file = normalize(join(dir, rel));
-  if (!file.startsWith(dir + sep) && file !== dir) return null;
-  if (existsSync(file) && statSync(file).isFile()) return file;
-  const index = join(file, "index.html");
-  return existsSync(index) ? index : null;
-}
+export {resolvePath};
 
 /** Serves `dir` at `base` on 127.0.0.1 (an ephemeral port); everything else is 404. */
 export async function serve(dir: string, base: string): Promise<{origin: string; server: Server}> {
-  const server = createServer((req, res) => {
-    const file = resolvePath(dir, base, req.url ?? "/");
-    if (!file) {
-      res.writeHead(404, {"content-type": "text/plain"}).end("not found");
-      return;
-    }
-    res.writeHead(200, {"content-type": TYPES[extname(file)] ?? "application/octet-stream"});
-    res.end(readFileSync(file));
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const addr = server.address();
-  if (!addr || typeof addr === "string") throw new Error("server has no port");
-  return {origin: `http://127.0.0.1:${addr.port}`, server};
+  const {server, url} = await serveStatic(dir, {base});
+  return {origin: new URL(url).origin, server};
 }
 
 /** Every .html file under `dir`, as URL paths under `base`. */
