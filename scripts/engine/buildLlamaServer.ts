@@ -44,8 +44,16 @@ export interface BuildLlamaServerOptions {
   progress?: "auto" | "tty" | "plain" | "none";
 }
 
-/** Bump when the cmake options below change, so old cached binaries are not reused. */
-const RECIPE_VERSION = 1;
+/** Bump when the cmake options below change, so old cached binaries are not reused (2: AMX off). */
+const RECIPE_VERSION = 2;
+
+/**
+ * Intel AMX off: with -march=native on a CPU that reports AMX (Sapphire Rapids and later), ggml's AMX
+ * matmul crashed the server with SIGSEGV while loading the model on the VMs we run on (seen on a Xeon with
+ * amx_tile/amx_int8/amx_bf16, 2026-12-01). The reference engine needs correctness, not AMX speed. GCC keeps
+ * explicit -mno-* flags over the features -march=native implies, whatever their order.
+ */
+const NO_AMX = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16";
 
 /** cmake options for a small, offline, CPU-only, statically linked llama-server (checked against 80fb11a). */
 export const CMAKE_OPTIONS: readonly string[] = [
@@ -56,7 +64,9 @@ export const CMAKE_OPTIONS: readonly string[] = [
   "-DLLAMA_BUILD_UI=OFF",
   "-DLLAMA_USE_PREBUILT_UI=OFF",
   "-DLLAMA_OPENSSL=OFF",
-  "-DGGML_NATIVE=ON"
+  "-DGGML_NATIVE=ON",
+  `-DCMAKE_C_FLAGS=${NO_AMX}`,
+  `-DCMAKE_CXX_FLAGS=${NO_AMX}`
 ];
 
 export const APT_PREREQUISITES = "apt-get install -y cmake g++ ninja-build git";
