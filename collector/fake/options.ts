@@ -51,8 +51,8 @@ export interface ScenarioOptions {
   splitEveryByte: boolean;
   /** Insert one malformed JSON event after this many token events. */
   malformedAfter: number | null;
-  /** How the stream ends: done = finish, usage, [DONE]; eof_after_finish = no [DONE]; eof = clean end after `terminateAfter` token events, neither finish nor [DONE]; fin = FIN without the chunked terminator; reset = RST; hang = stop writing, keep the socket open. */
-  terminate: "done" | "eof_after_finish" | "eof" | "fin" | "reset" | "hang";
+  /** How the stream ends: done = finish, usage, [DONE]; eof_after_finish = no [DONE]; eof = clean end after `terminateAfter` token events, neither finish nor [DONE]; fin = FIN without the chunked terminator; reset = RST; hang = stop writing, keep the socket open; hang_after_finish = the whole answer with its finish chunk and usage, no [DONE], then the socket stays open; hang_after_done = the whole answer and [DONE], then the socket stays open. */
+  terminate: "done" | "eof_after_finish" | "eof" | "fin" | "reset" | "hang" | "hang_after_finish" | "hang_after_done";
   terminateAfter: number;
   /** Send role, empty and null content chunks, then wait this long before the first token (F5). */
   roleThenDelayMs: number | null;
@@ -86,6 +86,16 @@ export interface ScenarioOptions {
   keepAliveRace: boolean;
   /** finish_reason on the last token chunk (vLLM) or on a separate empty-delta chunk (llama.cpp). */
   finishChunk: "last_token" | "separate";
+  /**
+   * A natural stop (finish "stop") also generates the end-of-sequence token: usage counts it, and the finish
+   * chunk (separate, empty delta) is sent one token interval after the last text, as vLLM and llama.cpp do.
+   */
+  eosToken: boolean;
+  /**
+   * Token events whose text is streamed empty (a server holding back partial UTF-8): "none", "all", or every
+   * n-th token event (n ≥ 1). Usage still counts their tokens.
+   */
+  emptyText: "none" | "all" | number;
   /** Seed of every random choice (variable tokens per event). */
   seed: number;
   /** Model name reported by /v1/models and in chunks. */
@@ -135,6 +145,8 @@ export const DEFAULT_OPTIONS: Readonly<ScenarioOptions> = Object.freeze({
   connCapMode: "queue",
   keepAliveRace: false,
   finishChunk: "last_token",
+  eosToken: false,
+  emptyText: "none",
   seed: 42,
   model: "fake-model"
 }) as Readonly<ScenarioOptions>;

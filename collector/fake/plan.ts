@@ -237,8 +237,11 @@ function steps(out: Output, o: ScenarioOptions): Step[] {
   return res;
 }
 
-function deltaFor(ctx: ChunkContext, o: ScenarioOptions, s: Step): {delta: string; text: string} {
+function deltaFor(ctx: ChunkContext, o: ScenarioOptions, s: Step, index: number): {delta: string; text: string} {
   if (s.kind === "usage_only") return {delta: deltaEmpty, text: ""};
+  const empty = o.emptyText === "all" || (typeof o.emptyText === "number" && (index + 1) % o.emptyText === 0);
+  if (empty && s.ch === "content")
+    return ctx.endpoint === "completions" ? {delta: "", text: ""} : {delta: deltaEmptyContent, text: ""};
   if (ctx.endpoint === "completions") return {delta: "", text: s.text};
   switch (s.ch) {
     case "content":
@@ -264,6 +267,8 @@ function streamEvents(
   const finalUsage = continuous || o.usage === "final" || (o.usage === "request" && req.includeUsage);
   const timings = o.usage === "llamacpp_timings";
   const reasoningN = reasoningCount(out);
+  // a natural stop's end-of-sequence token: generated, counted, never shown
+  const eos = o.eosToken && out.finish === "stop" ? 1 : 0;
   const reported = (n: number): number => Math.round(n * o.usageFactor);
   const usageAt = (n: number): string => usageJson({prompt, completion: reported(n), reasoning: reasoningN});
   const events: LogicalEvent[] = [];
@@ -296,8 +301,8 @@ function streamEvents(
     if (s.kind === "tokens") tokenSteps++;
     last = slot(j);
     const isLast = j === all.length - 1 && !cut && o.inbandErrorAfter === null && o.longLineBytes === null;
-    const finishHere = isLast && o.finishChunk === "last_token" && !timings;
-    const {delta, text} = deltaFor(ctx, o, s);
+    const finishHere = isLast && o.finishChunk === "last_token" && !timings && eos === 0;
+    const {delta, text} = deltaFor(ctx, o, s, tokenSteps - 1);
     push(last, streamChunk(ctx, delta, text, finishHere ? out.finish : null, continuous ? usageAt(cum) : null, null));
     if (o.malformedAfter !== null && tokenSteps === o.malformedAfter && s.kind === "tokens") {
       push(last, ctx.head + '[{"index":0,"delta":{"content":"broken');
@@ -317,17 +322,22 @@ function streamEvents(
     const how: EndHow = o.terminate === "eof" ? "end" : (o.terminate as EndHow);
     return {events, end: {atMs: last + o.tokenIntervalMs, how}};
   }
-  const separate = o.finishChunk === "separate" || timings || all.length === 0;
+  const separate = o.finishChunk === "separate" || timings || all.length === 0 || eos > 0;
+  if (eos > 0) {
+    last += o.tokenIntervalMs;
+    cum += eos;
+  }
   if (separate) {
     const t = timings
-      ? timingsJson(prompt, reported(cum), o.ttftMs, Math.max(0, all.length - 1) * o.tokenIntervalMs)
+      ? timingsJson(prompt, reported(cum), o.ttftMs, Math.max(0, all.length - 1 + eos) * o.tokenIntervalMs)
       : null;
     const delta = ctx.endpoint === "chat" ? deltaEmpty : "";
     push(last, streamChunk(ctx, delta, "", out.finish, continuous ? usageAt(cum) : null, t));
   }
   if (finalUsage) push(last, usageChunk(ctx, usageAt(cum), null));
-  if (o.terminate !== "eof_after_finish") push(last, "[DONE]");
-  return {events, end: {atMs: last, how: "end"}};
+  if (o.terminate !== "eof_after_finish" && o.terminate !== "hang_after_finish") push(last, "[DONE]");
+  const hang = o.terminate === "hang_after_finish" || o.terminate === "hang_after_done";
+  return {events, end: {atMs: last, how: hang ? "hang" : "end"}};
 }
 
 /** Renders logical events as SSE text and cuts them into writes. */

@@ -1,5 +1,6 @@
 import {createWriteStream, openSync, type WriteStream} from "node:fs";
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import {createServer as createTlsServer} from "node:https";
 import type {Socket} from "node:net";
 
 import {FakeMetrics} from "./metrics.ts";
@@ -19,7 +20,8 @@ export interface SendLogEntry {
   tNs: bigint;
   bytes: number;
   events: number;
-  what: "headers" | "data" | "end" | "fin" | "reset" | "destroy";
+  /** received = the request body was read (the server's receipt time), then the response's writes. */
+  what: "received" | "headers" | "data" | "end" | "fin" | "reset" | "destroy";
 }
 
 export interface FakeServerOptions {
@@ -35,6 +37,8 @@ export interface FakeServerOptions {
   recordSendLog?: boolean;
   /** Also append the send log to this JSONL file ({requestId, seq, tNs (decimal string), bytes, events, what}). */
   sendLogFile?: string;
+  /** Serve https with this key and certificate (PEM). */
+  tls?: {key: string | Buffer; cert: string | Buffer};
 }
 
 export interface FakeServer {
@@ -86,7 +90,7 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
 
   const env: Env = {clock, note, metrics, active, queue, model: so.model, cap: so.connCap, capMode: so.connCapMode};
 
-  const server: Server = createServer({noDelay: true, keepAlive: true}, (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     const n = (socketRequests.get(socket) ?? 0) + 1;
     socketRequests.set(socket, n);
@@ -103,7 +107,14 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
       return;
     }
     route(req, res, scenario, env, () => `fake-${nextId++}`);
-  });
+  };
+  const server: Server =
+    opts.tls === undefined
+      ? createServer({noDelay: true, keepAlive: true}, handler)
+      : (createTlsServer(
+          {noDelay: true, keepAlive: true, key: opts.tls.key, cert: opts.tls.cert},
+          handler
+        ) as unknown as Server);
   server.on("connection", (s: Socket) => s.setNoDelay(true));
   if (so.connCap !== null && so.connCapMode === "refuse") server.maxConnections = so.connCap;
 
@@ -116,7 +127,7 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   let closed: Promise<void> | null = null;
   return {
-    url: `http://${host}:${addr.port}/v1`,
+    url: `${opts.tls === undefined ? "http" : "https"}://${host}:${addr.port}/v1`,
     port: addr.port,
     scenario,
     metrics,
@@ -278,6 +289,8 @@ class Active {
   readonly requestId: string;
   readonly plan: ResponsePlan;
   t0 = 0n;
+  /** When the request body had been read (before any queueing). */
+  readonly received: bigint;
   next = 0;
   seq = 0;
   headersSent = false;
@@ -292,11 +305,13 @@ class Active {
     this.res = res;
     this.requestId = requestId;
     this.plan = plan;
+    this.received = env.clock();
     this.stepBound = () => this.step();
   }
 
   start(): void {
     this.t0 = this.env.clock();
+    this.log("received", this.received, 0, 0);
     this.env.active.add(this);
     this.env.metrics.running++;
     this.res.on("close", () => this.finish());
@@ -381,8 +396,10 @@ class Active {
     const t = this.env.clock();
     const socket = res.socket;
     if (p.end.how === "end") res.end();
-    else if (p.end.how === "fin") socket?.end();
-    else socket?.resetAndDestroy();
+    else if (p.end.how === "fin") {
+      // the response's last writes are corked until the next tick: a FIN sent now would overtake them
+      setImmediate(() => socket?.end());
+    } else socket?.resetAndDestroy();
     this.log(p.end.how, t, 0, 0);
     this.finish();
   }

@@ -128,10 +128,11 @@ describe("send log", () => {
       });
       await res.text();
       const log = s.sendLog();
-      expect(log.map((e) => e.what)).toEqual(["headers", "data", "data", "data", "data", "data", "end"]);
+      // the receipt of the request body first, then every write of the response
+      expect(log.map((e) => e.what)).toEqual(["received", "headers", "data", "data", "data", "data", "data", "end"]);
       expect(log.every((e) => e.requestId === "abc")).toBe(true);
-      expect(log.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-      expect(log.map((e) => e.events)).toEqual([0, 1, 1, 1, 1, 1, 0]);
+      expect(log.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(log.map((e) => e.events)).toEqual([0, 0, 1, 1, 1, 1, 1, 0]);
       for (let i = 1; i < log.length; i++) expect(log[i]!.tNs > log[i - 1]!.tNs).toBe(true);
       expect(log[0]!.tNs > 10_000_000_000n).toBe(true);
       s.clearSendLog();
@@ -164,7 +165,7 @@ describe("send log", () => {
       .map((l) => JSON.parse(l) as {tNs: string; what: string});
     rmSync(dir, {recursive: true});
     expect(s.sendLog()).toEqual([]);
-    expect(lines.map((l) => l.what)).toEqual(["headers", "data", "data", "data", "end"]);
+    expect(lines.map((l) => l.what)).toEqual(["received", "headers", "data", "data", "data", "end"]);
     expect(lines.every((l) => /^\d+$/.test(l.tNs))).toBe(true);
     expect(s.sendLogError()).toBeNull();
   });

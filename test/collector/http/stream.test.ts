@@ -494,7 +494,7 @@ describe("streamRequest: faults (F10–F12, F16–F18, F20)", () => {
     expectSuccess(r);
     expectNothingLost(r, log);
     expect(new Set(r.events.map((e) => e[0])).size).toBe(1);
-    expect(log.map((e) => e.what)).toEqual(["headers", "data", "end"]);
+    expect(log.map((e) => e.what)).toEqual(["received", "headers", "data", "end"]);
   });
 });
 
