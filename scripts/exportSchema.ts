@@ -6,6 +6,7 @@
 import {mkdirSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 
+import {SCHEMA_VERSION} from "../src/analysis/schema/versions.ts";
 import {schemaFiles} from "./lib/schemaFiles.ts";
 
 const dir = join(import.meta.dirname, "..", "evidence", "schema");
@@ -16,5 +17,8 @@ for (const [name, text] of Object.entries(files)) {
   console.log(`wrote evidence/schema/${name}`);
 }
 // the same config schema next to the example configs, for editor completion (`# yaml-language-server: $schema=…`)
-writeFileSync(join(import.meta.dirname, "..", "configs", "run-config.schema.json"), files["config.v1.schema.json"]!);
+writeFileSync(
+  join(import.meta.dirname, "..", "configs", "run-config.schema.json"),
+  files[`config.v${SCHEMA_VERSION}.schema.json`]!
+);
 console.log("wrote configs/run-config.schema.json");

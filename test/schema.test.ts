@@ -13,7 +13,7 @@ describe("published JSON Schemas", () => {
     });
 
   it("the bundle schema describes every record role and carries field descriptions with units", () => {
-    const bundle = JSON.parse(schemaFiles()["bundle.v1.schema.json"]!);
+    const bundle = JSON.parse(schemaFiles()["bundle.v2.schema.json"]!);
     expect(Object.keys(bundle.$defs).sort()).toEqual(
       ["client_metrics", "gpu_metrics", "quality", "requests", "schedule", "server_metrics", "source"].sort()
     );

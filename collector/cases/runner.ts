@@ -1,5 +1,3 @@
-import type http from "node:http";
-
 import {isOpenLoop, type RunConfig, type SuiteOptions} from "../../src/analysis/schema/config.ts";
 import type {QualityRecord, RequestRecord} from "../../src/analysis/schema/records.ts";
 import {QUALITY_VERSION} from "../../src/analysis/schema/versions.ts";
@@ -10,9 +8,13 @@ import {runClosedLoop, runOpenLoop, type PhaseContext} from "../run/dispatch.ts"
 import type {PlannedPoint} from "../run/plan.ts";
 import type {Progress} from "../run/progress.ts";
 import {saltedPrompt, saltFor, sha256Hex} from "../run/prompt.ts";
-import {baseHeaders, endpointUrl, toRecord} from "../run/request.ts";
+import type {Pacer} from "../http/pacer.ts";
+import {requestBody} from "../request/body.ts";
+import {toRecord} from "../request/record.ts";
+import {sendStreamed, type RequestTarget} from "../request/send.ts";
+import type {StreamResult} from "../request/types.ts";
+import {endpointUrl} from "../request/url.ts";
 import {arrivalOffsetsNs} from "../run/schedule.ts";
-import {collectorFault, type Pacer, type StreamFn, type StreamResult} from "../run/streamTypes.ts";
 import type {CaseItem, CasePlan, ChatMessage, Turn} from "./types.ts";
 
 /**
@@ -48,8 +50,8 @@ export interface CaseRunContext {
   config: RunConfig;
   options: SuiteOptions;
   fx: Pick<Effects, "clock">;
-  stream: StreamFn;
-  agent: http.Agent;
+  /** The run's request builder (transport, pool, headers, timeouts). */
+  target: RequestTarget;
   origin: bigint;
   rel: (t?: bigint) => number;
   redact: Redactor;
@@ -99,21 +101,22 @@ const maxTokensOf = (c: CaseRunContext, turn: Turn): number =>
   c.options.max_tokens_cap === undefined ? turn.maxTokens : Math.min(turn.maxTokens, c.options.max_tokens_cap);
 
 function body(c: CaseRunContext, messages: ChatMessage[], turn: Turn): string {
-  const b: Record<string, unknown> = {
-    model: c.config.target.model,
-    messages,
-    stream: true,
-    max_tokens: maxTokensOf(c, turn),
-    temperature: c.config.workload.temperature
-  };
-  if (turn.ignoreEos) b.ignore_eos = true;
+  const extra: Record<string, unknown> = {};
   if (turn.tools) {
-    b.tools = turn.tools;
-    b.tool_choice = "auto";
-    if (turn.parallelToolCalls) b.parallel_tool_calls = true;
+    extra.tools = turn.tools;
+    extra.tool_choice = "auto";
+    if (turn.parallelToolCalls) extra.parallel_tool_calls = true;
   }
-  b.stream_options = c.continuousUsage ? {include_usage: true, continuous_usage_stats: true} : {include_usage: true};
-  return JSON.stringify(b);
+  return requestBody({
+    model: c.config.target.model,
+    endpoint: "chat",
+    prompt: messages,
+    maxTokens: maxTokensOf(c, turn),
+    temperature: c.config.workload.temperature,
+    ignoreEos: turn.ignoreEos === true,
+    continuousUsage: c.continuousUsage,
+    extra
+  });
 }
 
 interface Unit {
@@ -231,32 +234,9 @@ async function sendUnit(
   return end;
 }
 
-async function send(c: CaseRunContext, id: string, messages: ChatMessage[], turn: Turn): Promise<StreamResult> {
-  const t = c.config.target.timeouts;
-  const ac = c.control.track();
-  try {
-    return await c.stream({
-      url: endpointUrl(c.config.target.base_url, "chat"),
-      headers: {...baseHeaders(c.apiKey, c.config.target.headers), "x-request-id": id},
-      body: body(c, messages, turn),
-      timeouts: {
-        connectMs: t.connect_ms,
-        headersMs: t.headers_ms,
-        idleMs: t.idle_ms,
-        ...(t.total_ms === undefined ? {} : {totalMs: t.total_ms})
-      },
-      origin: c.origin,
-      clock: () => c.fx.clock.nowNs(),
-      signal: ac.signal,
-      agent: c.agent,
-      keepText: true,
-      redact: c.redact
-    });
-  } catch (e) {
-    return collectorFault(c.rel(), (e as Error).message);
-  } finally {
-    c.control.untrack(ac);
-  }
+function send(c: CaseRunContext, id: string, messages: ChatMessage[], turn: Turn): Promise<StreamResult> {
+  const url = endpointUrl(c.config.target.base_url, "chat");
+  return sendStreamed(c.target, {url, id, body: body(c, messages, turn), keepText: true}, c.control);
 }
 
 function score(

@@ -13,7 +13,8 @@ import {createPacer} from "../http/pacer.ts";
 import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
 import {createProgress, silentProgress} from "../run/progress.ts";
-import type {Pacer, StreamFn} from "../run/streamTypes.ts";
+import type {Pacer} from "../http/pacer.ts";
+import type {StreamFn} from "../request/types.ts";
 import {defaultIo, type Io} from "./io.ts";
 
 export interface CollectCliOptions {

@@ -5,6 +5,8 @@ import {defaultEffects, type Effects} from "../effects.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
 import {probeServer} from "../env/probe.ts";
 import {createRedactor, envSecrets, urlSecrets} from "../env/redact.ts";
+import {openPool} from "../request/pool.ts";
+import {requestTarget} from "../request/send.ts";
 import {readConfig, defaultCollectDeps, type CollectDeps} from "./collect.ts";
 import {defaultIo, type Io} from "./io.ts";
 
@@ -26,7 +28,22 @@ export async function probeCommand(
     ...urlSecrets(config.target.metrics_url),
     ...envSecrets(fx.env)
   ]);
-  const probe = await probeServer({fx, stream: deps.stream, config, apiKey, redact, origin: fx.clock.nowNs()});
+  const pool = await openPool(config, fx.files);
+  const target = requestTarget(config, {
+    stream: deps.stream,
+    apiKey,
+    origin: fx.clock.nowNs(),
+    clock: () => fx.clock.nowNs(),
+    agent: pool.agent,
+    freshAgent: pool.fresh,
+    redact
+  });
+  let probe;
+  try {
+    probe = await probeServer({fx, target, config, apiKey, redact});
+  } finally {
+    pool.agent.destroy();
+  }
   const out = redact.value({
     target: {
       base_url: redact.url(config.target.base_url),

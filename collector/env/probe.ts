@@ -1,8 +1,10 @@
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {Effects} from "../effects.ts";
 import {HttpTextError} from "../httpText.ts";
-import {baseHeaders, endpointUrl, joinUrl, requestBody, serverRoot} from "../run/request.ts";
-import type {StreamFn} from "../run/streamTypes.ts";
+import {requestBody} from "../request/body.ts";
+import {authHeaders, baseHeaders} from "../request/headers.ts";
+import {sendStreamed, type RequestTarget} from "../request/send.ts";
+import {endpointUrl, joinUrl, serverRoot} from "../request/url.ts";
 import {engineFromMetrics} from "../telemetry/prometheus.ts";
 import type {Redactor} from "./redact.ts";
 
@@ -53,13 +55,6 @@ function propsFacts(v: unknown): Record<string, unknown> | null {
   return Object.keys(out).length ? out : null;
 }
 
-export function authHeaders(apiKey: string | null, extra: Record<string, string>): Record<string, string> {
-  const h = baseHeaders(apiKey, extra);
-  delete h["content-type"];
-  h.accept = "application/json";
-  return h;
-}
-
 /** POST /tokenize (vLLM `{model, prompt}`, llama.cpp `{content}`) → token count, or null. */
 export function tokenCounter(fx: Pick<Effects, "http">, config: RunConfig, apiKey: string | null) {
   const url = joinUrl(serverRoot(config.target.base_url), "/tokenize");
@@ -87,11 +82,11 @@ export function tokenCounter(fx: Pick<Effects, "http">, config: RunConfig, apiKe
  */
 export async function probeServer(options: {
   fx: Pick<Effects, "http" | "clock">;
-  stream: StreamFn | null;
+  /** Where the probe's streamed request goes (the run's own request builder), or null to skip it. */
+  target: RequestTarget | null;
   config: RunConfig;
   apiKey: string | null;
   redact: Redactor;
-  origin: bigint;
 }): Promise<ServerProbe> {
   const {fx, config, apiKey, redact} = options;
   const base = config.target.base_url;
@@ -163,7 +158,7 @@ export async function probeServer(options: {
     }
   }
   probe.tokenize = (await tokenCounter(fx, config, apiKey)("hello world")) !== null;
-  if (options.stream) await probeStream(options, probe);
+  if (options.target) await probeStream(options.target, config, probe);
   probe.capabilities = {
     models_endpoint: probe.modelsStatus !== null && probe.modelsStatus >= 200 && probe.modelsStatus < 300,
     model_listed: probe.modelIds.length === 0 ? null : probe.modelIds.includes(config.target.model),
@@ -182,32 +177,23 @@ export async function probeServer(options: {
   return probe;
 }
 
-async function probeStream(
-  options: Parameters<typeof probeServer>[0] & {stream: StreamFn | null},
-  probe: ServerProbe
-): Promise<void> {
-  const {config, apiKey, redact, fx} = options;
-  const t = config.target.timeouts;
-  const send = async (continuous: boolean) => {
-    const body = requestBody({
-      model: config.target.model,
-      endpoint: config.target.endpoint,
-      prompt: "hello",
-      maxTokens: 4,
-      temperature: config.workload.temperature,
-      ignoreEos: config.workload.ignore_eos,
-      continuousUsage: continuous
-    });
-    return options.stream!({
+async function probeStream(target: RequestTarget, config: RunConfig, probe: ServerProbe): Promise<void> {
+  const t = {...target, timeouts: {...target.timeouts, totalMs: target.timeouts.totalMs ?? 120_000}};
+  const send = (continuous: boolean) =>
+    sendStreamed(t, {
       url: endpointUrl(config.target.base_url, config.target.endpoint),
-      headers: {...baseHeaders(apiKey, config.target.headers), "x-request-id": "inferscope-probe"},
-      body,
-      timeouts: {connectMs: t.connect_ms, headersMs: t.headers_ms, idleMs: t.idle_ms, totalMs: t.total_ms ?? 120_000},
-      origin: options.origin,
-      clock: () => fx.clock.nowNs(),
-      redact
+      id: "inferscope-probe",
+      keepText: false,
+      body: requestBody({
+        model: config.target.model,
+        endpoint: config.target.endpoint,
+        prompt: "hello",
+        maxTokens: 4,
+        temperature: config.workload.temperature,
+        ignoreEos: config.workload.ignore_eos,
+        continuousUsage: continuous
+      })
     });
-  };
   const mode = config.workload.continuous_usage;
   let r = await send(mode !== "off");
   probe.continuousUsage = mode !== "off";

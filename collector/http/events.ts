@@ -15,7 +15,10 @@ export type ServerTimingsValue = z.infer<typeof ServerTimings>;
  * - `reasoning`: a non-empty `delta.reasoning_content` or `delta.reasoning`;
  *   (a chunk with a token delta AND finish_reason or usage is still content/tool_call/reasoning)
  * - `finish`: a finish_reason without a token delta;
- * - `role`: a choice with a role-only, empty or null delta (or empty completions `text`), with or without usage;
+ * - `empty`: a choice whose text is present but empty — completions `text: ""`, or a chat delta without `role`
+ *   whose `content` is "" or null — with or without usage (a server can stream a token whose text it holds
+ *   back, e.g. partial UTF-8; the analyzer decides from the server's counts whether it carried a token);
+ * - `role`: a choice with a role delta, an empty delta object or a null delta, with or without usage;
  * - `usage`: usage (or llama.cpp timings) on a chunk without any delta (e.g. `choices: []`);
  * - `other`: JSON we do not recognise (including non-object JSON).
  */
@@ -120,6 +123,7 @@ export function classifyPayload(data: string, eventType?: string, out: PayloadIn
   let reasoning = false;
   let tool = false;
   let delta = false;
+  let emptyText = false;
   if (Array.isArray(choices)) {
     for (const c of choices) {
       if (!isObj(c)) continue;
@@ -131,7 +135,7 @@ export function classifyPayload(data: string, eventType?: string, out: PayloadIn
         if (typeof d.content === "string" && d.content !== "") {
           content = true;
           out.content += d.content;
-        }
+        } else if ((d.content === "" || d.content === null) && d.role === undefined) emptyText = true;
         const r = typeof d.reasoning_content === "string" ? d.reasoning_content : d.reasoning;
         if (typeof r === "string" && r !== "") {
           reasoning = true;
@@ -146,7 +150,7 @@ export function classifyPayload(data: string, eventType?: string, out: PayloadIn
         if (c.text !== "") {
           content = true;
           out.content += c.text;
-        }
+        } else emptyText = true;
       }
     }
   }
@@ -154,6 +158,7 @@ export function classifyPayload(data: string, eventType?: string, out: PayloadIn
   else if (tool) out.kind = "tool_call";
   else if (reasoning) out.kind = "reasoning";
   else if (out.finishReason !== null) out.kind = "finish";
+  else if (emptyText) out.kind = "empty";
   else if (delta) out.kind = "role";
   else if (out.usage !== null || out.timings !== null) out.kind = "usage";
   return out;

@@ -18,6 +18,11 @@ export interface StreamTimeouts {
   idleMs: number;
   /** Whole request, from the call. */
   totalMs?: number;
+  /**
+   * Longest wait between the stream's terminal marker ([DONE] or a finish_reason) and its end; then the
+   * client closes it and records `close_timeout` (default 10 s).
+   */
+  closeMs?: number;
 }
 
 export interface StreamRequest {
@@ -34,13 +39,19 @@ export interface StreamRequest {
   maxEventBytes?: number;
   /** Keep responseText/reasoningText (the digest is computed either way). */
   keepText?: boolean;
+  /** Keep the first this-many bytes of every event's data in the event tuple (default 0: none). */
+  payloadBytes?: number;
   /** Applied to every error message and body excerpt. */
   redact?: (s: string) => string;
 }
 
 export interface StreamResult {
+  /** When this call began (before DNS, connect and TLS). */
+  tCallNs: number | null;
   /** When the socket was connected (null for a reused socket or when it never connected). */
   tConnNs: number | null;
+  /** When the TLS handshake finished (null for http, a reused socket, or when it never finished). */
+  tTlsNs: number | null;
   tDispNs: number | null;
   tHdrNs: number | null;
   tByte1Ns: number | null;
@@ -60,17 +71,21 @@ export interface StreamResult {
   toolCalls: StreamedToolCall[];
   /** The request went out on a reused keep-alive socket. */
   socketReused: boolean;
+  /** The whole request (headers and body) was handed to the operating system ('finish'). */
+  requestWritten: boolean;
 }
 
 export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_CLOSE_MS = 10_000;
 const EXCERPT_BYTES = 4096;
 const identity = (s: string): string => s;
 
 /**
  * One streamed request over node:http, recording raw timestamps and events; never retries.
  *
- * Times: tDispNs right after the request (headers and body in one write) was handed to a connected
- * socket; tHdrNs at the 'response' event; tByte1Ns at the first body chunk; each event gets the
+ * Times: tCallNs when the call began; tConnNs at TCP connect and tTlsNs at the end of the TLS handshake
+ * (fresh connections only); tDispNs right after the request (headers and body in one write) was handed to
+ * a connected (and, for https, secured) socket; tHdrNs at the 'response' event; tByte1Ns at the first body chunk; each event gets the
  * arrival time of the socket chunk that completed it (one clock reading per chunk, shared by every
  * event completed in that chunk); tEndNs at the end of the body, an error, a timeout or an abort.
  *
@@ -125,6 +140,11 @@ class Call implements SseSink {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private tStart = 0;
   private tConn: number | null = null;
+  private tTls: number | null = null;
+  private written = false;
+  /** Time of the terminal marker ([DONE] or a finish_reason), or null. */
+  private tTerminal: number | null = null;
+  private readonly payloadBytes: number;
   private tDisp: number | null = null;
   private tHdr: number | null = null;
   private tByte1: number | null = null;
@@ -144,6 +164,8 @@ class Call implements SseSink {
 
   private readonly onSocketBound = (s: Socket): void => this.onSocket(s);
   private readonly onConnectBound = (): void => this.onConnect();
+  private readonly onSecureBound = (): void => this.onSecure();
+  private readonly onFinishBound = (): void => void (this.written = true);
   private readonly onSocketErrorBound = (e: Error): void => void (this.socketError = e);
   private readonly onResponseBound = (res: IncomingMessage): void => this.onResponse(res);
   private readonly onReqErrorBound = (e: Error): void => this.onError(e);
@@ -164,6 +186,7 @@ class Call implements SseSink {
     this.redact = r.redact ?? identity;
     this.maxEventBytes = r.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     this.acc = new StreamAccumulator(r.keepText === true);
+    this.payloadBytes = r.payloadBytes ?? 0;
   }
 
   private now(): number {
@@ -206,6 +229,7 @@ class Call implements SseSink {
       return this.reject(new Error(`streamRequest: request setup failed: ${(e as Error).message}`));
     }
     this.req = req;
+    req.on("finish", this.onFinishBound);
     req.on("socket", this.onSocketBound);
     req.on("response", this.onResponseBound);
     req.on("error", this.onReqErrorBound);
@@ -217,13 +241,28 @@ class Call implements SseSink {
     this.socket = s;
     s.on("error", this.onSocketErrorBound);
     this.reused = this.req?.reusedSocket === true;
-    if (s.connecting) s.once("connect", this.onConnectBound);
-    else this.dispatch();
+    // A fresh TLS socket is usable once its handshake is done; a reused one (or plain TCP) once connected.
+    const tls = (s as Socket & {encrypted?: boolean}).encrypted === true;
+    if (s.connecting) {
+      s.once("connect", this.onConnectBound);
+      if (tls) s.once("secureConnect", this.onSecureBound);
+    } else if (!this.reused) {
+      this.tConn = this.now(); // connected before the request saw its socket
+      if (tls && (s as Socket & {authorized?: boolean}).authorized === undefined)
+        s.once("secureConnect", this.onSecureBound);
+      else this.dispatch();
+    } else this.dispatch();
   }
 
   private onConnect(): void {
     if (this.phase === "done") return;
     this.tConn = this.now();
+    if ((this.socket as (Socket & {encrypted?: boolean}) | null)?.encrypted !== true) this.dispatch();
+  }
+
+  private onSecure(): void {
+    if (this.phase === "done") return;
+    this.tTls = this.now();
     this.dispatch();
   }
 
@@ -271,8 +310,14 @@ class Call implements SseSink {
   onEvent(data: string, eventType: string | undefined, bytes: number): void {
     if (this.phase === "done") return;
     const kind = this.acc.push(data, eventType);
-    this.events.push([this.tChunk, bytes, kind, this.acc.delta]);
+    if (this.payloadBytes > 0)
+      this.events.push([this.tChunk, bytes, kind, this.acc.delta, headBytes(data, bytes, this.payloadBytes)]);
+    else this.events.push([this.tChunk, bytes, kind, this.acc.delta]);
     if (kind === "done") this.sawDone = true;
+    if (this.tTerminal === null && (kind === "done" || this.acc.finishReason !== null)) {
+      this.tTerminal = this.tChunk;
+      this.arm();
+    }
   }
 
   onTooLarge(what: string): void {
@@ -335,6 +380,15 @@ class Call implements SseSink {
       at = this.tLastData + t.idleMs * 1e6;
       cls = "timeout_body";
       what = `stream idle for more than ${t.idleMs} ms`;
+      if (this.tTerminal !== null) {
+        const closeMs = t.closeMs ?? DEFAULT_CLOSE_MS;
+        const close = this.tTerminal + closeMs * 1e6;
+        if (close <= at) {
+          at = close;
+          cls = "close_timeout";
+          what = `the stream stayed open more than ${closeMs} ms after its ${this.sawDone ? "[DONE]" : "finish_reason"}`;
+        }
+      }
     }
     if (t.totalMs !== undefined) {
       const total = this.tStart + t.totalMs * 1e6;
@@ -357,11 +411,8 @@ class Call implements SseSink {
     if (this.phase === "done") return;
     const d = this.deadline();
     if (this.now() < d.at) return this.arm();
-    if (d.cls === "timeout_body" && this.sawDone) {
-      // The stream said [DONE] but the server kept the response open: complete, not a fault.
-      this.tEnd = this.now();
-      return this.finish(null, null, false);
-    }
+    // After [DONE] or a finish_reason the answer is complete; close_timeout records that the server kept
+    // the stream open (the analyzer keeps the request a success and gates the hang).
     this.fail(d.cls, d.what);
   }
 
@@ -379,6 +430,7 @@ class Call implements SseSink {
     if (this.socket !== null) {
       this.socket.off("error", this.onSocketErrorBound);
       this.socket.off("connect", this.onConnectBound);
+      this.socket.off("secureConnect", this.onSecureBound);
     }
     const req = this.req;
     if (req !== null && !clean) {
@@ -402,7 +454,9 @@ class Call implements SseSink {
       errorMessage = (errorMessage === null ? "" : `${errorMessage}; `) + `in-band error event: ${acc.inbandError}`;
     if (errorMessage !== null) errorMessage = this.redact(errorMessage);
     this.resolve({
+      tCallNs: this.tStart,
       tConnNs: this.tConn,
+      tTlsNs: this.tTls,
       tDispNs: this.tDisp,
       tHdrNs: this.tHdr,
       tByte1Ns: this.tByte1,
@@ -419,9 +473,19 @@ class Call implements SseSink {
       reasoningText: this.r.keepText === true ? acc.reasoning : "",
       responseDigest: acc.content === "" ? null : createHash("sha256").update(acc.content).digest("hex"),
       toolCalls: acc.toolCalls,
-      socketReused: this.reused
+      socketReused: this.reused,
+      requestWritten: this.written
     });
   }
 }
 
 function noop(): void {}
+
+/** The first `max` bytes of an event's data (`bytes` long, UTF-8), cut back to a character boundary. */
+export function headBytes(data: string, bytes: number, max: number): string {
+  if (bytes <= max) return data;
+  const buf = Buffer.from(data, "utf8");
+  let end = max;
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--; // never split a multi-byte character
+  return buf.toString("utf8", 0, end);
+}

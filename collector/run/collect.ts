@@ -1,5 +1,4 @@
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 import {join} from "node:path";
 
 import {isOpenLoop, loadBlocks, type RunConfig} from "../../src/analysis/schema/config.ts";
@@ -17,6 +16,14 @@ import type {Effects} from "../effects.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
 import {probeServer, tokenCounter, type ServerProbe} from "../env/probe.ts";
 import {createRedactor, envSecrets, urlSecrets, type Redactor} from "../env/redact.ts";
+import type {CreateConnection} from "../http/agent.ts";
+import type {Pacer} from "../http/pacer.ts";
+import {requestBody} from "../request/body.ts";
+import {openPool} from "../request/pool.ts";
+import {redactRecord, toRecord} from "../request/record.ts";
+import {requestTarget, sendStreamed, type RequestTarget} from "../request/send.ts";
+import type {StreamFn, StreamResult} from "../request/types.ts";
+import {endpointUrl, joinUrl, serverRoot} from "../request/url.ts";
 import {createClientMonitor} from "../telemetry/client.ts";
 import {sampleGpus} from "../telemetry/gpu.ts";
 import {scrapeOnce} from "../telemetry/prometheus.ts";
@@ -27,9 +34,7 @@ import {runClosedLoop, runOpenLoop, type PhaseContext} from "./dispatch.ts";
 import {planPoints, type PlannedPoint} from "./plan.ts";
 import {silentProgress, type Progress} from "./progress.ts";
 import {planPrompt, saltedPrompt, saltFor, sha256Hex, type PromptPlan} from "./prompt.ts";
-import {baseHeaders, endpointUrl, joinUrl, requestBody, serverRoot, toRecord} from "./request.ts";
 import {arrivalOffsetsNs} from "./schedule.ts";
-import {collectorFault, type Pacer, type StreamFn, type StreamResult} from "./streamTypes.ts";
 import {finishBundle, DRAFT_FILE} from "./finish.ts";
 
 type BundleStatus = Manifest["status"];
@@ -47,6 +52,8 @@ export interface CollectOptions {
   score?: ScoreFn;
   /** Where GSM8K is downloaded from (tests point it at a local server). */
   gsm8kSource?: Gsm8kSource;
+  /** How sockets are made (tests inject connect delays); default node's own. */
+  createConnection?: CreateConnection;
 }
 
 export interface CollectOutcome {
@@ -114,9 +121,17 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         : `${sig}: no new requests; in-flight requests may finish for up to ${graceMs / 1000} s (press again to abort them)`
     );
   });
-  const agent = config.target.base_url.startsWith("https:")
-    ? new https.Agent({keepAlive: false, maxSockets: Infinity})
-    : new http.Agent({keepAlive: false, maxSockets: Infinity});
+  const pool = await openPool(config, fx.files, o.createConnection);
+  const agent = pool.agent;
+  const target = requestTarget(config, {
+    stream: o.stream,
+    apiKey,
+    origin,
+    clock: () => fx.clock.nowNs(),
+    agent,
+    freshAgent: pool.fresh,
+    redact
+  });
   try {
     // the resolved config records every suite default
     const resolved = suite === null ? config : {...config, suite_options: suite.options};
@@ -132,6 +147,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       rel,
       control,
       agent,
+      target,
       graceMs
     });
   } finally {
@@ -151,6 +167,7 @@ interface Ctx extends CollectOptions {
   rel: (t?: bigint) => number;
   control: RunControl;
   agent: http.Agent;
+  target: RequestTarget;
   graceMs: number;
 }
 
@@ -158,7 +175,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
   const {config, fx, redact} = c;
   fx.log.info(`probing ${redact.url(config.target.base_url)} …`);
   const probe = await withTimeout(
-    probeServer({fx, stream: c.stream, config, apiKey: c.apiKey, redact, origin: c.origin}),
+    probeServer({fx, target: c.target, config, apiKey: c.apiKey, redact}),
     PROBE_TIMEOUT_MS,
     "probing the target"
   );
@@ -258,6 +275,12 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
     clockAnchors: [{wall: isoOf(c.startWall), tNs: 0}],
     collector,
     configSha256: sha256Hex(resolvedYaml),
+    capture: {
+      connection: config.target.connection,
+      keepAliveIdleMs: config.target.connection === "reuse" ? config.target.keep_alive_ms : null,
+      payloadBytes: config.output.payload_bytes,
+      closeMs: config.target.timeouts.close_ms
+    },
     durability: {fsyncIntervalMs: config.output.fsync_interval_ms},
     prng: {name: PRNG_NAME, seed: (openBlock ?? firstBlock).seed},
     loadPoints: c.points.map((p) => p.point),
@@ -351,8 +374,7 @@ function suiteContext(c: Ctx, writer: BundleWriter, probe: ServerProbe, bundleId
     config: c.config,
     options: c.suite!.options,
     fx: c.fx,
-    stream: c.stream,
-    agent: c.agent,
+    target: c.target,
     origin: c.origin,
     rel: c.rel,
     redact: c.redact,
@@ -459,14 +481,6 @@ async function runPoints(
   const {config, fx, control} = c;
   const w = config.workload;
   const url = endpointUrl(config.target.base_url, config.target.endpoint);
-  const headers = baseHeaders(c.apiKey, config.target.headers);
-  const t = config.target.timeouts;
-  const timeouts = {
-    connectMs: t.connect_ms,
-    headersMs: t.headers_ms,
-    idleMs: t.idle_ms,
-    ...(t.total_ms === undefined ? {} : {totalMs: t.total_ms})
-  };
   const progress = c.progress ?? silentProgress;
   const pacer = c.pacer(() => fx.clock.nowNs());
   const last = c.points.length - 1;
@@ -491,26 +505,7 @@ async function runPoints(
           ignoreEos: w.ignore_eos,
           continuousUsage: probe.continuousUsage
         });
-        const ac = control.track();
-        let res: StreamResult;
-        try {
-          res = await c.stream({
-            url,
-            headers: {...headers, "x-request-id": id},
-            body,
-            timeouts,
-            origin: c.origin,
-            clock: () => fx.clock.nowNs(),
-            signal: ac.signal,
-            agent: c.agent,
-            keepText: w.save_text,
-            redact: c.redact
-          });
-        } catch (e) {
-          res = collectorFault(c.rel(), (e as Error).message);
-        } finally {
-          control.untrack(ac);
-        }
+        const res = await sendStreamed(c.target, {url, id, body, keepText: w.save_text}, control);
         // record after the caller had the chance to dispatch the next request (closed loop)
         const done = Promise.resolve().then(() => {
           const rec = toRecord(
@@ -604,21 +599,6 @@ function looksFailed(res: StreamResult): boolean {
     res.httpStatus >= 300 ||
     res.events.some((e) => e[2] === "error" || e[2] === "parse_error")
   );
-}
-
-/**
- * Scrubs secret values from the free-text fields of a record (error text, response and prompt text).
- * Structural fields (ids, kinds, numbers, digests) are never rewritten: they cannot carry a secret and a
- * scrub must not corrupt them (a header value equal to an event kind would otherwise turn into a mark).
- */
-function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor): Omit<RequestRecord, "seq"> {
-  const out = {...rec};
-  if (out.errorMessage !== null) out.errorMessage = redact(out.errorMessage);
-  if (out.responseText !== undefined) out.responseText = redact(out.responseText);
-  if (out.reasoningText !== undefined) out.reasoningText = redact(out.reasoningText);
-  if (out.promptText !== undefined) out.promptText = redact(out.promptText);
-  if (out.finishReason !== null) out.finishReason = redact(out.finishReason);
-  return out;
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

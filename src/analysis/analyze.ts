@@ -1,5 +1,5 @@
 import {PointAccumulator, type PointFacts} from "./accumulate/point.ts";
-import {deriveRequest, type DerivedRequest} from "./derive/request.ts";
+import {deriveRequest, type DeriveOptions, type DerivedRequest} from "./derive/request.ts";
 import {GATES} from "./gates/registry.ts";
 import type {ClientFacts, FileCheck, GateContext, TelemetryFacts} from "./gates/types.ts";
 import {evaluateGates, verdictOf} from "./gates/verdict.ts";
@@ -13,8 +13,8 @@ import {bundleMeta} from "./meta.ts";
 import {CaseAccumulator} from "./quality/cases.ts";
 import {qualitySummary} from "./quality/summary.ts";
 import {canonicalView, sourceComparison, type PointInput} from "./peers/sourceComparison.ts";
-import {RUN_METRIC_DEFS} from "./metrics/registry.ts";
-import type {Report, PointReport, RunMetricValue, MetricValue} from "./report.ts";
+import {REQUEST_METRICS, RUN_METRIC_DEFS} from "./metrics/registry.ts";
+import type {Report, PointReport, RunMetricValue, MetricValue, SummaryValue} from "./report.ts";
 import {loadBlocks, type RunConfig} from "./schema/config.ts";
 import type {LoadPoint, Manifest} from "./schema/manifest.ts";
 import {
@@ -40,6 +40,8 @@ export interface AnalyzeOptions {
   /** Keep telemetry series (charts). */
   keepSeries?: boolean;
 }
+
+const REQUEST_IDS = new Set(REQUEST_METRICS.map((m) => m.id));
 
 const ROLE_BY_NAME = new Map<string, RecordRole>(
   (Object.entries(FILE_NAMES) as [string, string][])
@@ -132,6 +134,14 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     issues.push(...c.issues);
   }
 
+  // Bundle v1 wrote an empty-text delta as `role`; completions streams have no role chunks, so there it was empty text.
+  const deriveOptions: DeriveOptions = {
+    roleIsEmptyText:
+      manifest?.schemaVersion === 1 &&
+      manifest.provenance.kind === "collected" &&
+      config.target.endpoint === "completions",
+    closeNs: config.target.timeouts.close_ms * 1e6
+  };
   const points = new Map<string, PointAccumulator>();
   for (const p of declaredPoints(manifest, config))
     points.set(p.id, new PointAccumulator(p, config, options.keepRows ?? false));
@@ -188,7 +198,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
           if (r.caseId !== undefined) {
             for (const [field, message] of timeOrderViolations(r))
               issues.push(issue("error", "time_order", path, message, v.lines, field));
-            return cases.add(deriveRequest(r));
+            return cases.add(deriveRequest(r, deriveOptions));
           }
           const acc = points.get(r.point);
           if (!acc) {
@@ -208,7 +218,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
           }
           for (const [field, message] of timeOrderViolations(r))
             issues.push(issue("error", "time_order", path, message, v.lines, field));
-          const d = deriveRequest(r);
+          const d = deriveRequest(r, deriveOptions);
           acc.add(d);
           if (imported && r.phase === "measure") {
             const list = importedRequests.get(r.point) ?? [];
@@ -338,11 +348,46 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   return report;
 }
 
+/** Metrics whose values rest on the server's output token count (G8 states when the stream disagrees). */
+const COUNT_BASED = new Set([
+  "tpot_ms",
+  "itl_ms",
+  "decode_tok_s",
+  "interactivity_tok_s",
+  "e2e_output_tok_s",
+  "output_tokens",
+  "output_throughput_tok_s",
+  "input_output_throughput_tok_s",
+  "tokens_per_chunk",
+  "interactivity_share_tok_s"
+]);
+
+/** The caveat of count-based metrics when the server's counts and the stream disagree (G8), else null. */
+function countCaveat(f: PointFacts): string | null {
+  const t = f.tokens;
+  const bad = t.undercount + t.contradicted + t.unverified;
+  if (bad === 0) return null;
+  return `output token counts of ${bad}/${t.checked} requests disagree with the stream (server Σ ${t.sumOut} vs stream Σ ${t.sumStream}; G8): values computed from the server's counts`;
+}
+
 function pointReport(f: PointFacts, gates: Report["gates"]): PointReport {
   const metrics: Record<string, MetricValue> = {};
-  for (const [id, values] of f.columns) metrics[id] = summarize(values);
+  const caveat = countCaveat(f);
+  for (const [id, values] of f.columns) {
+    const s: SummaryValue = summarize(values);
+    if (f.repeats.length >= 2 && REQUEST_IDS.has(id)) {
+      const per = f.repeats.map((r) => r.medians.get(id) ?? null).filter((v): v is number => v !== null);
+      s.stability = stability(per);
+      if (per.length < f.repeats.length)
+        s.stability.note = `${s.stability.note === null ? "" : `${s.stability.note}; `}${f.repeats.length - per.length} of ${f.repeats.length} repeats have fewer than 5 values (no median)`;
+    }
+    if (caveat !== null && COUNT_BASED.has(id) && s.n > 0) s.note = caveat;
+    metrics[id] = s;
+  }
   for (const m of RUN_METRIC_DEFS) {
     const pooled: RunMetricValue = {...m.value(f.totals)};
+    if (caveat !== null && COUNT_BASED.has(m.id) && pooled.value !== null)
+      pooled.note = pooled.note === undefined ? caveat : `${pooled.note}; ${caveat}`;
     if (f.repeats.length >= 2) {
       const per = f.repeats.map((r) => m.value(r.totals).value).filter((v): v is number => v !== null);
       pooled.stability = stability(per);

@@ -15,13 +15,23 @@ import type {QualitySummary} from "./quality/summary.ts";
 export interface RunMetricValue {
   value: number | null;
   reason?: string;
+  /** What a reader must know about a non-null value (a bound, a caveat). */
+  note?: string;
   /** Across repeats (present when the point has ≥ 2 repeats). */
   stability?: Stability;
 }
 
-export type MetricValue = Summary | RunMetricValue;
+/** A per-request or per-sample distribution, pooled over repeats. */
+export interface SummaryValue extends Summary {
+  /** Request metrics of points with ≥ 2 repeats: the spread of each repeat's median across repeats. */
+  stability?: Stability;
+  /** What a reader must know about these values (e.g. the output counts they rest on disagree with the stream). */
+  note?: string;
+}
 
-export const isSummary = (v: MetricValue): v is Summary => "p50" in v;
+export type MetricValue = SummaryValue | RunMetricValue;
+
+export const isSummary = (v: MetricValue): v is SummaryValue => "p50" in v;
 
 export interface PointReport {
   id: string;

@@ -9,6 +9,7 @@ import type {PointTotals} from "../metrics/types.ts";
 import {isOpenLoop, type RunConfig} from "../schema/config.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
 import {Column} from "../stats/column.ts";
+import {median} from "../stats/quantile.ts";
 import {inFlightProfile} from "./inflight.ts";
 
 /** Per-request row kept for charts and audits (only when asked for). */
@@ -42,8 +43,12 @@ interface RepeatAccum {
   starts: Column;
   ends: Column;
   scheds: Column;
+  calls: Column;
   warmupEndMax: number;
+  warmups: number;
   timeBaseRequest: number;
+  /** Per request metric: the values of this repeat (for the across-repeat stability of its median). */
+  columns: Map<string, Column>;
 }
 
 export interface RepeatFacts {
@@ -54,7 +59,33 @@ export interface RepeatFacts {
   sustainedInFlight: number | null;
   /** Seconds between consecutive scheduled sends (open loop), in order. */
   interArrivalsS: number[];
+  /** Seconds between consecutive actual starts of the measured requests (t_call, else t_disp), in order. */
+  dispatchGapsS: number[];
   warmupOverlapsMeasure: boolean;
+  /** Warmup requests recorded in this repeat. */
+  warmups: number;
+  /** Per request metric id: the median of this repeat (null when it has fewer than 5 values). */
+  medians: Map<string, number | null>;
+}
+
+/** The stream's own token count against the server's (G8). */
+export interface TokenCheck {
+  /** Successful requests with a server count. */
+  checked: number;
+  /** Server count below the non-empty token events (each carries ≥ 1 token) beyond the tolerance. */
+  undercount: number;
+  /** Server count above the stream's count beyond the tolerance: exact per-event deltas contradict it… */
+  contradicted: number;
+  /** …or, without per-event counts, more tokens than the stream showed events (several per chunk, or an overcount). */
+  unverified: number;
+  /** Requests whose tokens arrived only as empty text (counted by the server). */
+  emptyText: number;
+  /** Requests whose end-of-sequence token rode on the finish chunk. */
+  eosOnFinish: number;
+  sumOut: number;
+  sumStream: number;
+  /** A few examples: [request id, server count, stream count]. */
+  examples: [string, number, number][];
 }
 
 export interface FailureExample {
@@ -85,6 +116,11 @@ export interface PointFacts {
   cachedTokens: number;
   /** Requests whose cached tokens fit a template prefix (≤ max(32, 10 % of the prompt)). */
   cachedPrefixOnly: number;
+  /** Successful requests whose server reported a cached-token count (0 included). */
+  cachedKnown: number;
+  tokens: TokenCheck;
+  /** Successful streams the server kept open after their terminal marker until the client closed them. */
+  hung: {count: number; maxS: number | null; example: string | null};
   missingSchedule: number;
   /** Measured requests without a scheduled time, any mode (imports record dispatch times only). */
   unscheduled: number;
@@ -132,6 +168,14 @@ export function isBuffered(d: DerivedRequest): boolean {
 
 const toMs = (ns: number | null): number | null => (ns === null ? null : ns / 1e6);
 
+/** Seconds between consecutive times (ns), after sorting them. */
+function gapsS(times: Samples): number[] {
+  const sorted = times.slice().sort();
+  const out: number[] = [];
+  for (let i = 1; i < sorted.length; i++) out.push((sorted[i]! - sorted[i - 1]!) / 1e9);
+  return out;
+}
+
 /** Streams the requests of one load point into counts and metric columns; nothing per request is kept unless rows are asked for. */
 export class PointAccumulator {
   readonly point: LoadPoint;
@@ -156,12 +200,28 @@ export class PointAccumulator {
   #inlineThink = 0;
   #fake = 0;
   #unsalted = 0;
+  #cachedKnown = 0;
+  #tokens: TokenCheck = {
+    checked: 0,
+    undercount: 0,
+    contradicted: 0,
+    unverified: 0,
+    emptyText: 0,
+    eosOnFinish: 0,
+    sumOut: 0,
+    sumStream: 0,
+    examples: []
+  };
+  #hung = {count: 0, maxS: null as number | null, example: null as string | null};
+  /** Per-repeat request-metric columns are kept only for points with several repeats (stability). */
+  #perRepeat: boolean;
   #rows: RequestRow[] = [];
 
   constructor(point: LoadPoint, config: RunConfig, keepRows: boolean) {
     this.point = point;
     this.#config = config;
     this.#keepRows = keepRows;
+    this.#perRepeat = point.repeats >= 2;
     for (const m of REQUEST_METRICS) this.#columns.set(m.id, new Column());
     for (const m of SAMPLE_METRICS) this.#columns.set(m.id, new Column({precision: "f32", firstChunk: 1024}));
   }
@@ -171,6 +231,7 @@ export class PointAccumulator {
     this.#phases[r.phase]++;
     const rep = this.#repeat(r.repeat);
     if (r.phase === "warmup") {
+      rep.warmups++;
       if (d.tEnd !== null) rep.warmupEndMax = Math.max(rep.warmupEndMax, d.tEnd);
       this.#row(d, false);
       return;
@@ -190,7 +251,7 @@ export class PointAccumulator {
     for (const m of REQUEST_METRICS) {
       if (!m.allMeasured) continue;
       const v = m.value(d);
-      if (v !== null && Number.isFinite(v)) this.#columns.get(m.id)!.push(v);
+      if (v !== null && Number.isFinite(v)) this.#column(rep, m.id).push(v);
     }
     if (!d.success) {
       this.#example(d);
@@ -216,6 +277,14 @@ export class PointAccumulator {
     if (d.deltasKnown) this.#deltasKnown++;
     if (d.hasReasoning) this.#reasoning++;
     if (r.responseText !== undefined && /<think>/i.test(r.responseText)) this.#inlineThink++;
+    if (d.cached !== null) this.#cachedKnown++;
+    if (d.hung) {
+      this.#hung.count++;
+      const s = d.hangNs === null ? null : d.hangNs / 1e9;
+      if (s !== null && (this.#hung.maxS === null || s > this.#hung.maxS)) this.#hung.maxS = s;
+      this.#hung.example ??= r.id;
+    }
+    this.#tokenCheck(d);
     if (d.cached !== null && d.cached > 0) {
       // A chat template's fixed prefix (BOS, role markers, a default system header) is shared by every
       // request and legitimately cached; only reuse beyond that means the prompts were not unique.
@@ -229,7 +298,7 @@ export class PointAccumulator {
     for (const m of REQUEST_METRICS) {
       if (m.allMeasured) continue;
       const v = m.value(d);
-      if (v !== null && Number.isFinite(v)) this.#columns.get(m.id)!.push(v);
+      if (v !== null && Number.isFinite(v)) this.#column(rep, m.id).push(v);
     }
     for (const m of SAMPLE_METRICS) {
       const col = this.#columns.get(m.id)!;
@@ -268,16 +337,23 @@ export class PointAccumulator {
         rep.dispatched >= 2 && rep.dispMax > rep.dispMin
           ? ((rep.dispatched - 1) * 1e9) / (rep.dispMax - rep.dispMin)
           : null;
-      const scheds = rep.scheds.values().sort();
-      const interArrivalsS: number[] = [];
-      for (let i = 1; i < scheds.length; i++) interArrivalsS.push((scheds[i]! - scheds[i - 1]!) / 1e9);
+      const medians = new Map<string, number | null>();
+      for (const [id, col] of rep.columns) {
+        const values = col.values();
+        medians.set(id, values.length >= 5 ? (median(values) ?? null) : null);
+        const pooledCol = this.#columns.get(id)!;
+        for (const v of values) pooledCol.push(v);
+      }
       repeats.push({
         repeat,
         totals: t,
         peakInFlight: profile.peak,
         sustainedInFlight: sustained,
-        interArrivalsS,
-        warmupOverlapsMeasure: rep.warmupEndMax > rep.tStartMin && rep.warmupEndMax !== -Infinity
+        interArrivalsS: gapsS(rep.scheds.values()),
+        dispatchGapsS: gapsS(rep.calls.values()),
+        warmupOverlapsMeasure: rep.warmupEndMax > rep.tStartMin && rep.warmupEndMax !== -Infinity,
+        warmups: rep.warmups,
+        medians
       });
       for (const k of [
         "measured",
@@ -317,7 +393,12 @@ export class PointAccumulator {
     for (const [id, col] of this.#columns) columns.set(id, col.values());
     const known = [...this.#repeats.values()].filter((r) => r.tEndMax > r.tStartMin);
     const spanNs: [number, number] | null =
-      known.length > 0 ? [Math.min(...known.map((r) => r.tStartMin)), Math.max(...known.map((r) => r.tEndMax))] : null;
+      known.length > 0
+        ? [
+            known.reduce((m, r) => Math.min(m, r.tStartMin), Infinity),
+            known.reduce((m, r) => Math.max(m, r.tEndMax), -Infinity)
+          ]
+        : null;
     return {
       point: this.point,
       spanNs,
@@ -340,6 +421,9 @@ export class PointAccumulator {
       cachedRequests: this.#cached,
       cachedTokens: this.#cachedTokens,
       cachedPrefixOnly: this.#cachedPrefix,
+      cachedKnown: this.#cachedKnown,
+      tokens: this.#tokens,
+      hung: this.#hung,
       missingSchedule: this.#missingSchedule,
       unscheduled: this.#unscheduled,
       timeBaseRequest,
@@ -366,11 +450,50 @@ export class PointAccumulator {
         ends: new Column(),
         scheds: new Column(),
         warmupEndMax: -Infinity,
+        warmups: 0,
+        calls: new Column(),
+        columns: new Map(),
         timeBaseRequest: 0
       };
       this.#repeats.set(repeat, rep);
     }
     return rep;
+  }
+
+  /** The column a request metric's value of this request goes to: its repeat's (several repeats) or the point's. */
+  #column(rep: RepeatAccum, id: string): Column {
+    if (!this.#perRepeat) return this.#columns.get(id)!;
+    let col = rep.columns.get(id);
+    if (col === undefined) {
+      col = new Column();
+      rep.columns.set(id, col);
+    }
+    return col;
+  }
+
+  /** The server's output count against the stream's own (G8), per successful request with a server count. */
+  #tokenCheck(d: DerivedRequest): void {
+    const c = this.#tokens;
+    if (d.out === null || !d.chunksKnown) return;
+    const tol = this.#config.gates.token_tolerance;
+    c.checked++;
+    c.sumOut += d.out;
+    c.sumStream += d.streamTokens;
+    if (d.emptyText) c.emptyText++;
+    if (d.eosOnFinish) c.eosOnFinish++;
+    let flagged = false;
+    if (d.out < d.nonEmptyEvents * (1 - tol)) {
+      c.undercount++;
+      flagged = true;
+    } else if (d.out > d.streamTokens * (1 + tol) && !d.emptyText) {
+      if (d.deltasKnown) c.contradicted++;
+      else c.unverified++;
+      flagged = true;
+    } else if (d.deltasKnown && d.out < d.streamTokens * (1 - tol)) {
+      c.contradicted++;
+      flagged = true;
+    }
+    if (flagged && c.examples.length < 3) c.examples.push([d.record.id, d.out, d.streamTokens]);
   }
 
   #window(rep: RepeatAccum, d: DerivedRequest): void {
@@ -379,6 +502,8 @@ export class PointAccumulator {
     if (start !== null) rep.tStartMin = Math.min(rep.tStartMin, start);
     if (end !== null) rep.tEndMax = Math.max(rep.tEndMax, end);
     if (d.tSched !== null) rep.scheds.push(d.tSched);
+    const call = d.tCall ?? d.tDisp;
+    if (call !== null) rep.calls.push(call);
     if (d.tDisp !== null) {
       rep.dispatched++;
       rep.dispMin = Math.min(rep.dispMin, d.tDisp);

@@ -1,9 +1,9 @@
-import {TOKEN_KINDS, type RequestRecord, type SseEvent} from "../schema/records.ts";
+import {TOKEN_KINDS, type EventKind, type RequestRecord, type SseEvent} from "../schema/records.ts";
 import type {Outcome} from "./outcome.ts";
 
 /**
  * Per-request facts derived from the raw record: the only place where raw timestamps become
- * "first token", "last token", outcome and token counts. Metrics are formulas over these facts.
+ * "first token", "last counted token", outcome and token counts. Metrics are formulas over these facts.
  * All times stay in the record's ns time base; null means "not observed".
  */
 export interface DerivedRequest {
@@ -13,19 +13,34 @@ export interface DerivedRequest {
   /** Start of the schedule view: scheduled time, else dispatch time. */
   tStart: number | null;
   tSched: number | null;
+  /** The client began the request (bundle v2; the first attempt's start when it was re-sent), else null. */
+  tCall: number | null;
+  /** TCP connected / TLS finished (fresh connections, bundle v2). */
+  tConn: number | null;
+  tTls: number | null;
   tDisp: number | null;
   tHdr: number | null;
   tByte1: number | null;
   /** First SSE data event of any kind. */
   tEv1: number | null;
-  /** First non-empty delta on any channel (content, reasoning, tool call). */
+  /** First event carrying counted output (a non-empty delta on any channel, see `tokenIdx`). */
   tTok1: number | null;
   /** First non-empty content or tool-call delta (first visible output). */
   tContent1: number | null;
-  /** Last token-bearing event. */
+  /**
+   * Where the counted output tokens end: the last token-bearing event, or a finish event after it that
+   * carries the end-of-sequence token (see `eosOnFinish`).
+   */
   tTokN: number | null;
-  /** Stream end: tEndNs, else the last event (null for imports whose records do not hold every event). */
+  /** Time of the terminal marker ([DONE] or the first event with a finish_reason), or null. */
+  tTerminal: number | null;
+  /**
+   * End of the request: tEndNs, else the last event (null for imports whose records do not hold every
+   * event). For a stream that hung after its terminal marker, the last event (the hang is in `hung`).
+   */
   tEnd: number | null;
+  /** Indices into record.events of the events that carry counted output tokens, in order. */
+  tokenIdx: number[];
   tokenEvents: number;
   /** Output tokens from the server (usage), or the sum of per-event deltas; null when unknown. */
   out: number | null;
@@ -35,6 +50,18 @@ export interface DerivedRequest {
   deltasKnown: boolean;
   /** Token-bearing events whose delta was > 1 (multi-token chunks). */
   multiTokenEvents: number;
+  /** Events with a non-empty delta (each carries at least one token): a lower bound of the output. */
+  nonEmptyEvents: number;
+  /** The stream's own count: Σ per-event deltas when known, else one token per token-bearing event. */
+  streamTokens: number;
+  /** The server counted tokens that the stream delivered as empty text only (partial UTF-8 held back). */
+  emptyText: boolean;
+  /** A finish event after the last text carries the end-of-sequence token that usage counts. */
+  eosOnFinish: boolean;
+  /** The stream stayed open after its terminal marker until the client closed it. */
+  hung: boolean;
+  /** How long it stayed open past the terminal marker, ns (hung streams), else null. */
+  hangNs: number | null;
   hasReasoning: boolean;
   errorEvents: number;
   timeBase: "run" | "request";
@@ -42,54 +69,119 @@ export interface DerivedRequest {
   chunksKnown: boolean;
 }
 
-const isOk = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
+export interface DeriveOptions {
+  /**
+   * Bundle v1 recorded an empty-text delta as `role`; on the completions endpoint (which has no role chunks)
+   * such events are empty-text events. Set for v1 bundles of the completions endpoint.
+   */
+  roleIsEmptyText?: boolean;
+  /** Hangs longer than this after the terminal marker are recorded as such (bundle v1 did not say; ns). */
+  closeNs?: number;
+}
 
-export function deriveRequest(r: RequestRecord): DerivedRequest {
+const isOk = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
+const DEFAULT_CLOSE_NS = 10_000 * 1e6;
+
+export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedRequest {
+  const events = r.events;
+  const emptyKind: EventKind = o.roleIsEmptyText ? "role" : "empty";
   let tEv1: number | null = null;
-  let tTok1: number | null = null;
   let tContent1: number | null = null;
-  let tTokN: number | null = null;
+  let tTerminal: number | null = null;
   let lastEvent: number | null = null;
-  let tokenEvents = 0;
   let errorEvents = 0;
   let parseErrors = 0;
   let done = false;
   let deltaSum = 0;
-  let deltasKnown = true;
-  let multi = 0;
   let hasReasoning = false;
-  for (const ev of r.events) {
-    const [t, , kind, tokens] = ev;
+  let nonEmpty = 0;
+  let empties = 0;
+  let lastFinish = -1;
+  const tokenIdx: number[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const [t, , kind, tokens] = events[i]!;
     lastEvent = t;
     if (kind === "done") {
       done = true;
+      tTerminal ??= t;
       continue;
     }
     if (tEv1 === null) tEv1 = t;
     if (tokens !== null) deltaSum += tokens;
     if (kind === "error") errorEvents++;
     else if (kind === "parse_error") parseErrors++;
-    if (!TOKEN_KINDS.has(kind)) continue;
-    tokenEvents++;
-    if (tTok1 === null) tTok1 = t;
-    if (kind === "reasoning") hasReasoning = true;
-    else if (tContent1 === null) tContent1 = t;
-    tTokN = t;
-    if (tokens === null) deltasKnown = false;
-    else if (tokens > 1) multi++;
+    else if (kind === "finish") {
+      lastFinish = i;
+      tTerminal ??= t;
+    } else if (kind === emptyKind) empties++;
+    if (TOKEN_KINDS.has(kind)) {
+      nonEmpty++;
+      tokenIdx.push(i);
+      if (kind === "reasoning") hasReasoning = true;
+      else if (tContent1 === null) tContent1 = t;
+    } else if (kind === emptyKind && tokens !== null && tokens >= 1) tokenIdx.push(i); // counted by the server
   }
+  if (tTerminal === null && r.finishReason !== null) tTerminal = lastEvent;
+
+  const usageOut = r.usage?.completionTokens ?? null;
+  const out = r.usageSource === "none" ? null : (usageOut ?? (r.usageSource === "server_continuous" ? deltaSum : null));
+  const deltasKnown = r.usageSource === "server_continuous";
+
+  // The server counted tokens that it streamed only as empty-text chunks: those chunks are its tokens.
+  let emptyText = false;
+  if (nonEmpty === 0 && tokenIdx.length === 0 && empties > 0 && out !== null && out >= 1) {
+    emptyText = true;
+    for (let i = 0; i < events.length; i++) if (events[i]![2] === emptyKind) tokenIdx.push(i);
+  }
+  // The end-of-sequence token of a natural stop arrives with the finish chunk after the last text: the
+  // counted tokens end there. Known exactly from per-event deltas; without them, when the server counted
+  // more tokens than the stream showed events and the stop was not a length limit.
+  let eosOnFinish = false;
+  const lastToken = tokenIdx.at(-1) ?? -1;
+  if (lastFinish > lastToken && lastToken >= 0) {
+    const delta = events[lastFinish]![3];
+    if (
+      deltasKnown ? delta !== null && delta >= 1 : out !== null && out > tokenIdx.length && r.finishReason !== "length"
+    )
+      eosOnFinish = true;
+  }
+  if (eosOnFinish) tokenIdx.push(lastFinish);
+
+  let multi = 0;
+  for (const i of tokenIdx) {
+    const n = events[i]![3];
+    if (n !== null && n > 1) multi++;
+  }
+  const tTok1 = tokenIdx.length > 0 ? events[tokenIdx[0]!]![0] : null;
+  const tTokN = tokenIdx.length > 0 ? events[tokenIdx.at(-1)!]![0] : null;
+
   // Imported records do not hold the stream's terminal marker: the source tool's success verdict stands.
   const coverage = r.eventCoverage ?? "all";
   const terminal = done || r.finishReason !== null || coverage !== "all";
-  const outcome = classify(r, {terminal, tokenEvents, errorEvents, parseErrors});
-  const usageOut = r.usage?.completionTokens ?? null;
-  const out = r.usageSource === "none" ? null : (usageOut ?? (r.usageSource === "server_continuous" ? deltaSum : null));
+  const outcome = classify(r, {terminal, tokenEvents: tokenIdx.length, errorEvents, parseErrors});
+  const success = outcome === "success";
+
+  let tEnd = r.tEndNs ?? (coverage === "all" ? lastEvent : null);
+  let hung = false;
+  let hangNs: number | null = null;
+  if (success && tTerminal !== null && lastEvent !== null && tEnd !== null) {
+    const closedByClient = r.transportError === "close_timeout" || r.transportError === "timeout_body";
+    if (closedByClient || tEnd - lastEvent > (o.closeNs ?? DEFAULT_CLOSE_NS)) {
+      hung = true;
+      hangNs = tEnd - tTerminal;
+      tEnd = lastEvent;
+    }
+  }
+  const streamTokens = deltasKnown ? deltaSum : tokenIdx.length;
   return {
     record: r,
     outcome,
-    success: outcome === "success",
+    success,
     tStart: r.tSchedNs ?? r.tDispNs,
     tSched: r.tSchedNs,
+    tCall: r.attempts?.[0]?.tCallNs ?? r.tCallNs ?? null,
+    tConn: r.tConnNs ?? null,
+    tTls: r.tTlsNs ?? null,
     tDisp: r.tDispNs,
     tHdr: r.tHdrNs,
     tByte1: r.tByte1Ns,
@@ -97,13 +189,21 @@ export function deriveRequest(r: RequestRecord): DerivedRequest {
     tTok1,
     tContent1,
     tTokN,
-    tEnd: r.tEndNs ?? (coverage === "all" ? lastEvent : null),
-    tokenEvents,
+    tTerminal,
+    tEnd,
+    tokenIdx,
+    tokenEvents: tokenIdx.length,
     out,
     in: r.usage?.promptTokens ?? null,
     cached: r.usage?.cachedTokens ?? null,
-    deltasKnown: tokenEvents > 0 && deltasKnown,
+    deltasKnown: tokenIdx.length > 0 && deltasKnown && tokenIdx.every((i) => events[i]![3] !== null),
     multiTokenEvents: multi,
+    nonEmptyEvents: nonEmpty,
+    streamTokens,
+    emptyText,
+    eosOnFinish,
+    hung,
+    hangNs,
     hasReasoning,
     errorEvents,
     timeBase: r.timeBase,
@@ -116,6 +216,8 @@ function classify(
   s: {terminal: boolean; tokenEvents: number; errorEvents: number; parseErrors: number}
 ): Outcome {
   const ok = isOk(r.httpStatus);
+  // A complete answer (terminal marker, tokens, no error event) is a success even when the transport then
+  // failed or hung: the failure after the end is recorded (`hung`, transportError) and gated apart.
   if (ok && s.tokenEvents > 0 && s.terminal && s.errorEvents === 0 && s.parseErrors === 0) return "success";
   if (r.transportError !== null) {
     switch (r.transportError) {
@@ -130,6 +232,8 @@ function classify(
         return "conn_refused";
       case "event_too_large":
         return "parse_error";
+      case "close_timeout":
+        break; // a terminal marker came, but no token or an error event: classified below
       default:
         return "transport_error";
     }
@@ -144,7 +248,7 @@ function classify(
   return "empty_output";
 }
 
-/** Gaps between consecutive token-bearing events (inter-chunk latency samples), in ns. */
+/** Gaps between consecutive token-bearing events (raw kinds; peers' chunk definitions), in ns. */
 export function chunkGaps(events: readonly SseEvent[], emit: (gapNs: number) => void): void {
   let prev: number | null = null;
   for (const [t, , kind] of events) {
@@ -154,21 +258,33 @@ export function chunkGaps(events: readonly SseEvent[], emit: (gapNs: number) => 
   }
 }
 
+/** Gaps between consecutive events that carry counted tokens of one derived request (inter-chunk latency), in ns. */
+export function tokenEventGaps(d: DerivedRequest, emit: (gapNs: number) => void): void {
+  const ev = d.record.events;
+  for (let k = 1; k < d.tokenIdx.length; k++) emit(ev[d.tokenIdx[k]!]![0] - ev[d.tokenIdx[k - 1]!]![0]);
+}
+
 /**
  * Per-token gaps: for each token-bearing event after the first, with gap Δt and token delta Δn ≥ 1,
- * emit Δn samples of Δt/Δn. Tokens reported on non-content events (usage jumps) are attributed to
- * the next token-bearing event; an event with Δn = 0 merges its gap into the next one, so no 0-ms
- * samples are invented. Tokens in the first token event produce no sample.
+ * emit Δn samples of Δt/Δn. Tokens reported on non-token events (usage jumps) are attributed to the next
+ * token-bearing event; an event with Δn = 0 merges its gap into the next one, so no 0-ms samples are
+ * invented. Tokens in the first token event produce no sample. `isToken` says which events carry tokens
+ * (default: a non-empty delta).
  */
-export function tokenGaps(events: readonly SseEvent[], emit: (gapNs: number, count: number) => void): void {
+export function tokenGaps(
+  events: readonly SseEvent[],
+  emit: (gapNs: number, count: number) => void,
+  isToken: (index: number) => boolean = (i) => TOKEN_KINDS.has(events[i]![2])
+): void {
   let prev: number | null = null;
   let pending = 0;
-  for (const [t, , kind, tokens] of events) {
-    if (tokens !== null && !TOKEN_KINDS.has(kind)) {
-      pending += tokens;
+  for (let i = 0; i < events.length; i++) {
+    const [t, , , tokens] = events[i]!;
+    const token = isToken(i);
+    if (!token) {
+      if (tokens !== null) pending += tokens;
       continue;
     }
-    if (!TOKEN_KINDS.has(kind)) continue;
     const n = (tokens ?? 0) + pending;
     pending = 0;
     if (prev === null) {
@@ -178,8 +294,12 @@ export function tokenGaps(events: readonly SseEvent[], emit: (gapNs: number, cou
     if (n >= 1) {
       emit((t - prev) / n, n);
       prev = t;
-    } else {
-      pending = 0;
     }
   }
+}
+
+/** Per-token gaps of one derived request over the events that carry its counted tokens. */
+export function requestTokenGaps(d: DerivedRequest, emit: (gapNs: number, count: number) => void): void {
+  const set = new Set(d.tokenIdx);
+  tokenGaps(d.record.events, emit, (i) => set.has(i));
 }

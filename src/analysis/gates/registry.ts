@@ -2,7 +2,7 @@ import {clientHealth} from "./client.ts";
 import {integrity, runCompletion} from "./integrity.ts";
 import {achievedLoad, arrivalFidelity, scheduleView, warmupExcluded} from "./load.ts";
 import {errorRate, sampleSize, successClassification} from "./requests.ts";
-import {fakeStreaming, telemetryCompleteness, ttftRule} from "./streaming.ts";
+import {fakeStreaming, streamClose, telemetryCompleteness, ttftRule} from "./streaming.ts";
 import {inputLength, multiTokenChunks, outputLength, prefixCache, shortOutputs, tokenAccounting} from "./tokens.ts";
 import type {GateDef} from "./types.ts";
 
@@ -26,7 +26,8 @@ export const GATES: readonly GateDef[] = [
   fakeStreaming,
   shortOutputs,
   arrivalFidelity,
-  telemetryCompleteness
+  telemetryCompleteness,
+  streamClose
 ];
 
 const BY_ID = new Map(GATES.map((g) => [g.id, g]));

@@ -1,5 +1,5 @@
 import {FAILURE_CLASSES} from "../derive/outcome.ts";
-import {PERCENTILE_FLOORS} from "../stats/summarize.ts";
+import {PERCENTILE_FLOORS, type PercentileKey} from "../stats/summarize.ts";
 import type {PointGate} from "./types.ts";
 
 export const successClassification: PointGate = {
@@ -53,6 +53,11 @@ export const errorRate: PointGate = {
   }
 };
 
+/** The sample a VALID point needs: the configured floor, and at least the floor of the SLO percentile. */
+export function sampleFloor(c: {gates: {min_samples: number}; slo: {percentile: PercentileKey}}): number {
+  return Math.max(c.gates.min_samples, PERCENTILE_FLOORS[c.slo.percentile]);
+}
+
 export const sampleSize: PointGate = {
   id: "G4",
   slug: "sample_size",
@@ -61,14 +66,15 @@ export const sampleSize: PointGate = {
   required: true,
   title: {en: "Sample size", zh: "样本量"},
   description: {
-    en: "Enough successful measured requests for the published percentiles: a median needs 5, P90 10, P95 20, P99 100. Below the configured floor (default 20, the P95 floor) the point is inconclusive; withheld percentiles are shown as such.",
-    zh: "成功的被测请求数足以发布相应分位数：中位数需 5 个，P90 需 10 个，P95 需 20 个，P99 需 100 个。低于配置的下限（默认 20，即 P95 下限）时该负载点结论不确定；被扣留的分位数会明确标注。"
+    en: "Enough successful measured requests for the published percentiles: a median needs 5, P90 10, P95 20, P99 100. A point whose SLO percentile (slo.percentile, default P95) would be withheld cannot be VALID, so the point needs at least the larger of gates.min_samples (≥ 5; default 20) and that percentile's floor; below it the point is inconclusive and the withheld percentiles are shown as such.",
+    zh: "成功的被测请求数足以发布相应分位数：中位数需 5 个，P90 需 10 个，P95 需 20 个，P99 需 100 个。SLO 分位数（slo.percentile，默认 P95）被扣留的负载点不能判为有效，因此负载点至少需要 gates.min_samples（≥ 5，默认 20）与该分位数下限中的较大者；低于此值时结论不确定，被扣留的分位数会明确标注。"
   },
   anchor: "MLPerf min_query_count; ModelRun N ≥ 5 / N ≥ 20 floors",
-  threshold: (c) => `≥ ${c.gates.min_samples} successful requests`,
+  threshold: (c) =>
+    `≥ ${sampleFloor(c)} successful requests (min_samples ${c.gates.min_samples}, ${c.slo.percentile.toUpperCase()} floor ${PERCENTILE_FLOORS[c.slo.percentile]})`,
   evaluatePoint: (p, ctx) => {
     const n = p.totals.successes;
-    const floor = ctx.config.gates.min_samples;
+    const floor = sampleFloor(ctx.config);
     const withheld = (Object.entries(PERCENTILE_FLOORS) as [string, number][])
       .filter(([, f]) => n < f)
       .map(([k]) => k.toUpperCase());

@@ -54,8 +54,8 @@ export const telemetryCompleteness: BundleGate = {
   required: false,
   title: {en: "Telemetry completeness", zh: "遥测完整性"},
   description: {
-    en: "Server /metrics scrapes and GPU samples that failed are recorded as gaps; claims based on telemetry need ≤ 10 % missing. Absent telemetry is 'not captured', never zeros.",
-    zh: "失败的服务器 /metrics 抓取与 GPU 采样被记录为缺口；基于遥测的结论要求缺失 ≤ 10%。未采集的遥测显示为“未采集”，绝不是零。"
+    en: "Server /metrics scrapes and GPU samples that failed are recorded as gaps; claims based on telemetry need ≤ 10 % missing — a series whose every sample failed is a warning, not a pass. Absent telemetry is 'not captured', never zeros.",
+    zh: "失败的服务器 /metrics 抓取与 GPU 采样被记录为缺口；基于遥测的结论要求缺失 ≤ 10%——全部采样都失败的序列是警告而不是通过。未采集的遥测显示为“未采集”，绝不是零。"
   },
   anchor: "InferScope v1 swallowed /metrics failures",
   threshold: (c) => `≤ ${(c.gates.max_telemetry_missing * 100).toFixed(0)} % failed samples`,
@@ -75,12 +75,39 @@ export const telemetryCompleteness: BundleGate = {
       any = true;
       const missing = t.failed / t.scrapes;
       parts.push(
-        `${name}: ${t.scrapes - t.failed}/${t.scrapes} ok${t.firstError ? ` (first error: ${t.firstError})` : ""}`
+        `${name}: ${t.scrapes - t.failed}/${t.scrapes} ok${t.failed === t.scrapes ? " — no telemetry evidence" : ""}${t.firstError ? ` (first error: ${t.firstError})` : ""}`
       );
-      if (missing > max && t.failed < t.scrapes) worst = "warn";
+      if (missing > max) worst = "warn";
     }
     const evidence = {server: ctx.server, gpu: ctx.gpu};
     if (!any) return {status: "not_applicable", reason: parts.join("; "), evidence};
     return {status: worst, reason: parts.join("; "), evidence};
+  }
+};
+
+export const streamClose: PointGate = {
+  id: "G29",
+  slug: "stream_close",
+  scope: "point",
+  outcome: "N",
+  required: false,
+  title: {en: "Streams closed", zh: "流正常关闭"},
+  description: {
+    en: "After its terminal marker ([DONE] or a finish_reason) every successful stream ended within timeouts.close_ms (default 10 s). A stream the server kept open is still a complete answer — the request counts as a success and ends at its last event, so the window and the rates stay honest — but a server that holds finished streams open ties up connections and slots, so the point is inconclusive and the hang is stated.",
+    zh: "每个成功的流在其结束标记（[DONE] 或 finish_reason）之后都在 timeouts.close_ms（默认 10 秒）内结束。服务器保持打开的流仍是完整的回答——该请求计为成功，并以其最后一个事件为结束，因此窗口与速率保持真实——但服务器让已结束的流保持打开会占用连接与槽位，因此该负载点结论不确定，并注明挂起。"
+  },
+  anchor: "validity-and-faults.md F15 (stall) and F4 (EOF after finish_reason)",
+  threshold: (c) => `closed within ${c.target.timeouts.close_ms} ms of the terminal marker`,
+  evaluatePoint: (p) => {
+    const n = p.totals.successes;
+    if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
+    const h = p.hung;
+    if (h.count === 0)
+      return {status: "pass", reason: `all ${n} successful streams closed after their terminal marker`};
+    return {
+      status: "warn",
+      reason: `${h.count}/${n} successful streams stayed open after their terminal marker until the client closed them (longest ${h.maxS === null ? "—" : `${h.maxS.toFixed(1)} s`}, e.g. ${h.example}); they count as successes ending at their last event`,
+      evidence: {...h}
+    };
   }
 };

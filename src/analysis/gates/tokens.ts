@@ -10,12 +10,12 @@ export const tokenAccounting: PointGate = {
   required: true,
   title: {en: "Token accounting", zh: "token 计数"},
   description: {
-    en: "Every successful request has an output token count from the server (usage), never from chunk counts or the requested length; the source is disclosed. Usage smaller than the number of token-bearing events is inconsistent.",
-    zh: "每个成功请求都有来自服务器（usage）的输出 token 数，绝不用块数或请求长度代替；并披露来源。usage 小于携带 token 的事件数即为不一致。"
+    en: "Every successful request has an output token count from the server (usage), never from chunk counts or the requested length; the source is disclosed. The count is checked against the stream's own, both ways, within gates.token_tolerance (default 5 %): it may not be below the events with non-empty text (each carries at least one token); with per-event counts (continuous usage) it must equal their sum; without them, a count above one token per streamed event (the end-of-sequence token on a natural stop's finish chunk included) cannot be verified — several tokens per chunk or an overcount — and is flagged, because decode speeds are computed from it. Tokens a server streamed as empty text (held-back partial UTF-8) are counted by its usage and disclosed.",
+    zh: "每个成功请求都有来自服务器（usage）的输出 token 数，绝不用块数或请求长度代替；并披露来源。该计数与流本身的计数双向核对，容差为 gates.token_tolerance（默认 5%）：不得少于带非空文本的事件数（每个至少一个 token）；有逐事件计数（continuous usage）时必须等于其总和；没有时，超过“每个流事件一个 token”（含自然停止时 finish 块上的结束 token）的计数无法核实——可能是每块多个 token，也可能是多计——因此会被标记，因为解码速度由它计算。服务器以空文本流出的 token（被扣留的不完整 UTF-8）按其 usage 计数并披露。"
   },
-  anchor: "MLCommons Endpoints token_accounting.md; LLMPerf PR #81; TGI issue #2531",
-  threshold: () => "all successful requests counted by the server",
-  evaluatePoint: (p) => {
+  anchor: "MLCommons Endpoints token_accounting.md; LLMPerf PR #81; TGI issue #2531; validity-and-faults.md F7",
+  threshold: (c) => `server count = stream count ± ${(c.gates.token_tolerance * 100).toFixed(0)} %`,
+  evaluatePoint: (p, ctx) => {
     const n = p.totals.successes;
     if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
     const sources = Object.entries(p.usageSources)
@@ -26,14 +26,39 @@ export const tokenAccounting: PointGate = {
         status: "warn",
         reason: `${p.totals.successesMissingOut}/${n} successful requests have no output token count (${sources}); token metrics withheld`
       };
-    if (p.totals.outputTokens < p.totals.tokenEvents * 0.95)
+    const t = p.tokens;
+    const tol = `${(ctx.config.gates.token_tolerance * 100).toFixed(0)} %`;
+    const eg = t.examples.map(([id, out, stream]) => `${id}: server ${out} vs stream ${stream}`).join(", ");
+    const disclosed: string[] = [];
+    if (t.emptyText > 0)
+      disclosed.push(
+        `${t.emptyText} requests streamed their tokens as empty text only (counted by the server's usage)`
+      );
+    if (t.eosOnFinish > 0)
+      disclosed.push(`${t.eosOnFinish} natural stops carried the end-of-sequence token on the finish chunk`);
+    const problems: string[] = [];
+    if (t.undercount > 0)
+      problems.push(`${t.undercount} requests report fewer tokens than their non-empty events (beyond ${tol})`);
+    if (t.contradicted > 0)
+      problems.push(
+        `${t.contradicted} requests report a count that their per-event token counts contradict (beyond ${tol})`
+      );
+    if (t.unverified > 0)
+      problems.push(
+        `${t.unverified} requests report more tokens than the stream showed events (beyond ${tol}) and the stream carries no per-event counts: several tokens per chunk or an overcount — decode speeds use the server's count (turn on continuous usage to check)`
+      );
+    if (problems.length > 0)
       return {
         status: "warn",
-        reason: `usage reports ${p.totals.outputTokens} tokens for ${p.totals.tokenEvents} token-bearing events: inconsistent`
+        reason: `${problems.join("; ")}; server Σ ${t.sumOut} vs stream Σ ${t.sumStream}${eg ? ` (e.g. ${eg})` : ""}`,
+        evidence: {...t}
       };
     const client = p.usageSources["client_tokenizer"] ?? 0;
-    if (client > 0) return {status: "info", reason: `counted by a client tokenizer for ${client}/${n} (${sources})`};
-    return {status: "pass", reason: `server usage for all ${n} (${sources})`};
+    const tail = disclosed.length > 0 ? `; ${disclosed.join("; ")}` : "";
+    if (client > 0)
+      return {status: "info", reason: `counted by a client tokenizer for ${client}/${n} (${sources})${tail}`};
+    if (t.emptyText > 0) return {status: "info", reason: `server usage for all ${n} (${sources})${tail}`};
+    return {status: "pass", reason: `server usage for all ${n} (${sources}), consistent with the stream${tail}`};
   }
 };
 
@@ -127,8 +152,8 @@ export const prefixCache: PointGate = {
   required: false,
   title: {en: "Prefix-cache contamination", zh: "前缀缓存污染"},
   description: {
-    en: "Prompts are salted per request and the server reports no cached prompt tokens beyond a chat template's shared prefix (at most max(32, 10 % of the prompt) per request), so a prefix cache cannot make prefill look faster than it is.",
-    zh: "每个请求的提示都加了盐，且服务器报告的缓存提示 token 不超过聊天模板的公共前缀（每个请求至多 max(32, 提示的 10%)），因此前缀缓存不会让预填充显得比实际更快。"
+    en: "Prompts are salted per request and the server reports no cached prompt tokens beyond a chat template's shared prefix (at most max(32, 10 % of the prompt) per request), so a prefix cache cannot make prefill look faster than it is. Unsalted prompts pass only when the server reported cached-token counts for every request and none beyond that prefix; without those counts the gate is not evaluable — salting unknown is not a pass.",
+    zh: "每个请求的提示都加了盐，且服务器报告的缓存提示 token 不超过聊天模板的公共前缀（每个请求至多 max(32, 提示的 10%)），因此前缀缓存不会让预填充显得比实际更快。未加盐的提示只有在服务器为每个请求都报告了缓存 token 数且都不超过该前缀时才通过；没有这些计数时本门禁无法评估——未知不等于通过。"
   },
   anchor: "vLLM issues #52884, #54227; MLPerf TEST04",
   threshold: () => "cached ≤ max(32, 10 % of prompt) per request",
@@ -137,18 +162,32 @@ export const prefixCache: PointGate = {
     if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
     if (ctx.imported && p.cachedRequests === 0)
       return {status: "not_evaluable", reason: "imported: the source records neither prompt salting nor cached tokens"};
-    if (p.unsalted > 0) return {status: "warn", reason: `${p.unsalted} measured requests were not salted`};
     if (p.cachedRequests > 0)
       return {
         status: "warn",
         reason: `${p.cachedRequests}/${n} requests reused ${p.cachedTokens} cached prompt tokens (${pct(p.cachedRequests, n)})`
       };
-    if (p.cachedPrefixOnly > 0)
+    const prefix =
+      p.cachedPrefixOnly > 0
+        ? `; ${p.cachedPrefixOnly}/${n} requests reused only a template-sized prefix (≤ max(32, 10 % of the prompt) tokens)`
+        : "";
+    if (ctx.config.workload.salt) {
+      if (p.unsalted > 0) return {status: "warn", reason: `${p.unsalted} measured requests were not salted`};
       return {
         status: "pass",
-        reason: `salted prompts; ${p.cachedPrefixOnly}/${n} requests reused only a template-sized prefix (≤ max(32, 10 % of the prompt) tokens)`
+        reason: `salted prompts; ${p.cachedKnown > 0 ? "no cached prompt tokens beyond a template prefix reported" : "the server reports no cached-token counts"}${prefix}`
       };
-    return {status: "pass", reason: "salted prompts; no cached prompt tokens reported"};
+    }
+    // Unsalted prompts can hit a prefix cache: only the server's cached-token counts can show they did not.
+    if (p.cachedKnown < n)
+      return {
+        status: "not_evaluable",
+        reason: `prompts are not salted and the server reported cached-token counts for ${p.cachedKnown}/${n} requests: whether a prefix cache served them is unknown`
+      };
+    return {
+      status: "pass",
+      reason: `prompts not salted, but the server reported no cached prompt tokens beyond a template prefix for all ${n}${prefix}`
+    };
   }
 };
 

@@ -15,8 +15,9 @@ export function checkEvents(v: unknown): {path: (string | number)[]; message: st
   if (!Array.isArray(v)) return {path: [], message: "expected an array of events"};
   for (let i = 0; i < v.length; i++) {
     const e: unknown = v[i];
-    if (!Array.isArray(e) || e.length !== 4) return {path: [i], message: "expected [tNs, bytes, kind, tokens]"};
-    const [t, bytes, kind, tokens] = e as unknown[];
+    if (!Array.isArray(e) || (e.length !== 4 && e.length !== 5))
+      return {path: [i], message: "expected [tNs, bytes, kind, tokens] or [tNs, bytes, kind, tokens, payload]"};
+    const [t, bytes, kind, tokens, payload] = e as unknown[];
     if (typeof t !== "number" || !Number.isInteger(t) || t > MAX || t < -MAX)
       return {path: [i, 0], message: `expected an integer time in ns, got ${JSON.stringify(t)}`};
     if (typeof bytes !== "number" || !Number.isInteger(bytes) || bytes < 0 || bytes > MAX)
@@ -28,6 +29,8 @@ export function checkEvents(v: unknown): {path: (string | number)[]; message: st
         path: [i, 3],
         message: `expected a non-negative integer token delta or null, got ${JSON.stringify(tokens)}`
       };
+    if (e.length === 5 && payload !== undefined && typeof payload !== "string")
+      return {path: [i, 4], message: `expected the event's payload as a string, got ${JSON.stringify(payload)}`};
   }
   return null;
 }

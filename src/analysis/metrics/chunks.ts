@@ -1,4 +1,4 @@
-import {chunkGaps, tokenGaps} from "../derive/request.ts";
+import {requestTokenGaps, tokenEventGaps} from "../derive/request.ts";
 import type {RequestMetric, SampleMetric} from "./types.ts";
 import {ms} from "./units.ts";
 
@@ -18,7 +18,7 @@ export const interChunkMs: SampleMetric = {
     zh: "相邻两个携带 token 的 SSE 事件之间的每个间隔计一个样本，跨请求汇总（按块加权）。这就是 vLLM 和 SGLang 所称的 ITL；一个块含多个 token 时（投机解码、流间隔）它不是每 token 时间。"
   },
   samples: (r, emit) => {
-    if (r.chunksKnown) chunkGaps(r.record.events, (gap) => emit(ms(gap)));
+    if (r.chunksKnown) tokenEventGaps(r, (gap) => emit(ms(gap)));
   }
 };
 
@@ -39,7 +39,7 @@ export const itlTokenMs: SampleMetric = {
   },
   samples: (r, emit) => {
     if (!r.deltasKnown) return;
-    tokenGaps(r.record.events, (gap, count) => {
+    requestTokenGaps(r, (gap, count) => {
       const v = ms(gap);
       for (let i = 0; i < count; i++) emit(v);
     });

@@ -94,11 +94,11 @@ export const e2eMs: RequestMetric = {
   label: {en: "E2E latency", zh: "端到端时延 (E2E)"},
   unit: "ms",
   direction: "lower",
-  formula: "t_tokN − t_start",
+  formula: "t_tokN − t_start (t_tokN: where the counted tokens end)",
   population: successes,
   definition: {
-    en: "End-to-end latency: from the request's start to its last token-bearing event. A trailing usage chunk and [DONE] do not extend it (see request_time_ms).",
-    zh: "端到端时延：从请求开始到最后一个携带 token 的事件。末尾的 usage 块和 [DONE] 不计入（见 request_time_ms）。"
+    en: "End-to-end latency: from the request's start to the event where its counted output tokens end — the last token-bearing event, or the finish chunk after it when that chunk carries the end-of-sequence token the server counts (a natural stop). A trailing usage chunk and [DONE] do not extend it (see request_time_ms).",
+    zh: "端到端时延：从请求开始到其计数的输出 token 结束的事件——最后一个携带 token 的事件；若其后的 finish 块携带了服务器计数的结束 token（自然停止），则到该 finish 块。末尾的 usage 块和 [DONE] 不计入（见 request_time_ms）。"
   },
   value: (r) => spanMs(r.tStart, r.tTokN)
 };
@@ -129,8 +129,8 @@ export const requestTimeMs: RequestMetric = {
   formula: "t_end − t_start",
   population: successes,
   definition: {
-    en: "From the request's start to the end of the stream, including the trailing usage chunk and [DONE].",
-    zh: "从请求开始到流结束，包含末尾的 usage 块和 [DONE]。"
+    en: "From the request's start to the end of the stream, including the trailing usage chunk and [DONE]. A stream the server kept open after its terminal marker ends at its last event here (the hang is gated by G29).",
+    zh: "从请求开始到流结束，包含末尾的 usage 块和 [DONE]。服务器在结束标记后仍保持打开的流，此处以其最后一个事件为结束（挂起由 G29 门禁判定）。"
   },
   value: (r) => spanMs(r.tStart, r.tEnd)
 };
@@ -142,14 +142,65 @@ export const dispatchLagMs: RequestMetric = {
   label: {en: "Dispatch lag", zh: "发送滞后"},
   unit: "ms",
   direction: "lower",
-  formula: "t_disp − t_sched",
+  formula: "t_call − t_sched (bundle v1: t_disp − t_sched)",
   population: "all measured requests with both times",
   allMeasured: true,
   definition: {
-    en: "How late the client handed a request to the socket relative to its schedule. Client backlog is evidence, not noise: it feeds the client-health gate.",
-    zh: "客户端实际发送相对计划时间的滞后。客户端积压是证据而非噪声：它用于客户端健康门禁。"
+    en: "How late the client started a request relative to its schedule: the client's own lateness, without the network's share (connect and TLS are connection_setup_ms). Client backlog is evidence, not noise: it feeds the client-health and arrival-fidelity gates. Bundles of format v1 did not record the start, so there it runs to the dispatch and includes connect time.",
+    zh: "客户端开始发送请求相对计划时间的滞后：仅客户端自身的延迟，不含网络部分（连接与 TLS 见 connection_setup_ms）。客户端积压是证据而非噪声：它用于客户端健康与到达保真度门禁。v1 格式的证据包未记录开始时刻，因此其值算到实际发送，包含连接时间。"
   },
-  value: (r: DerivedRequest) => spanMs(r.tSched, r.tDisp)
+  value: (r: DerivedRequest) => spanMs(r.tSched, r.tCall ?? r.tDisp)
+};
+
+export const connectionSetupMs: RequestMetric = {
+  ...request,
+  id: "connection_setup_ms",
+  family: "diagnostic",
+  label: {en: "Connection setup", zh: "连接建立"},
+  unit: "ms",
+  direction: "lower",
+  formula: "t_disp − t_call",
+  population: "all measured requests with both times (bundle v2)",
+  allMeasured: true,
+  definition: {
+    en: "From the client's start of a request to its bytes in the socket: DNS, TCP connect, TLS and waiting for a pooled connection. Near zero on a reused keep-alive connection; one network round trip (plus TLS) on a fresh one. It is part of TTFT — what a user waits — and shown apart so that a slow network is not mistaken for a slow server.",
+    zh: "从客户端开始一个请求到其字节进入 socket：DNS、TCP 连接、TLS 以及等待连接池中的连接。复用 keep-alive 连接时接近零；新连接为一个网络往返（加 TLS）。它是 TTFT 的一部分（用户确实要等待），单独列出以免把慢网络误认为慢服务器。"
+  },
+  value: (r) => spanMs(r.tCall, r.tDisp)
+};
+
+export const connectMs: RequestMetric = {
+  ...request,
+  id: "connect_ms",
+  family: "diagnostic",
+  label: {en: "TCP connect", zh: "TCP 连接"},
+  unit: "ms",
+  direction: "lower",
+  formula: "t_conn − t_call",
+  population: "measured requests that opened a fresh connection (bundle v2)",
+  allMeasured: true,
+  definition: {
+    en: "Time to establish a fresh TCP connection (DNS included), from the client's start of the request. Absent for requests sent on a reused connection.",
+    zh: "建立新 TCP 连接所用时间（含 DNS），从客户端开始请求算起。复用连接发送的请求没有此值。"
+  },
+  value: (r) => spanMs(r.tCall, r.tConn)
+};
+
+export const tlsMs: RequestMetric = {
+  ...request,
+  id: "tls_ms",
+  family: "diagnostic",
+  label: {en: "TLS handshake", zh: "TLS 握手"},
+  unit: "ms",
+  direction: "lower",
+  formula: "t_tls − t_conn",
+  population: "measured https requests that opened a fresh connection (bundle v2)",
+  allMeasured: true,
+  definition: {
+    en: "Time of the TLS handshake on a fresh https connection, after TCP connect.",
+    zh: "新 https 连接在 TCP 连接之后的 TLS 握手时间。"
+  },
+  value: (r) => spanMs(r.tConn, r.tTls)
 };
 
 export const LATENCY_METRICS = [
@@ -161,5 +212,8 @@ export const LATENCY_METRICS = [
   e2eMs,
   e2eDispatchMs,
   requestTimeMs,
-  dispatchLagMs
+  dispatchLagMs,
+  connectionSetupMs,
+  connectMs,
+  tlsMs
 ] as const;

@@ -5,7 +5,10 @@ import {ms} from "./units.ts";
 const request = {kind: "request", weighting: "request", method: "nearest-rank"} as const;
 const twoTokens = "successful measured requests with ≥ 2 output tokens";
 
-/** (e2e − ttft) in ms for a request with ≥ 2 known output tokens and a positive decode span; else null. */
+/**
+ * (t_tokN − t_tok1) in ms for a request with ≥ 2 known output tokens and a positive decode span; else null.
+ * t_tokN is where the counted tokens end (derive/request.ts), so the span and the count cover the same tokens.
+ */
 export function decodeSpanMs(r: DerivedRequest): number | null {
   if (r.out === null || r.out < 2 || r.tTok1 === null || r.tTokN === null) return null;
   const span = ms(r.tTokN - r.tTok1);
@@ -79,16 +82,58 @@ export const prefillTokS: RequestMetric = {
   label: {en: "Prefill speed (client-observed)", zh: "预填充速度（客户端观测）"},
   unit: "tok/s",
   direction: "higher",
-  formula: "in / ttft",
+  formula: "(in − cached) / (t_tok1 − t_disp)",
   population: "successful measured requests with known prompt tokens",
   definition: {
-    en: "Prompt tokens divided by TTFT, as the client sees it: includes queueing and network time, so it is a lower bound on the server's prefill rate.",
-    zh: "提示 token 数除以 TTFT（客户端视角）：包含排队和网络时间，因此是服务器预填充速率的下界。"
+    en: "Prompt tokens the server had to compute (cached prompt tokens excluded when the server reports them) over the span from the request's bytes in the socket to its first token. Client backlog and connection setup are outside that span; the server's own queueing is inside it, so under load this is a lower bound on the server's prefill rate (compare server_prefill_tok_s where the server reports it).",
+    zh: "服务器需要计算的提示 token 数（服务器报告缓存 token 时将其排除），除以从请求字节进入 socket 到首 token 的时间。客户端积压与连接建立不在此区间内；服务器自身的排队在其中，因此在负载下它是服务器预填充速率的下界（若服务器报告，可与 server_prefill_tok_s 对照）。"
   },
   value: (r) => {
-    if (r.in === null || r.tStart === null || r.tTok1 === null) return null;
-    const t = ms(r.tTok1 - r.tStart);
-    return t > 0 ? (r.in * 1000) / t : null;
+    if (r.in === null || r.tDisp === null || r.tTok1 === null) return null;
+    const computed = r.in - (r.cached ?? 0);
+    const t = ms(r.tTok1 - r.tDisp);
+    return t > 0 && computed > 0 ? (computed * 1000) / t : null;
+  }
+};
+
+export const serverPrefillTokS: RequestMetric = {
+  ...request,
+  id: "server_prefill_tok_s",
+  family: "speed",
+  label: {en: "Prefill speed (server-reported)", zh: "预填充速度（服务器报告）"},
+  unit: "tok/s",
+  direction: "higher",
+  formula: "timings.prompt_n / timings.prompt_ms",
+  population: "successful measured requests whose server reported timings (llama.cpp)",
+  definition: {
+    en: "The server's own prefill rate for the request, from the timings it streams (llama.cpp: prompt tokens evaluated, cached ones excluded, over its prompt-processing time). No queueing or network is inside it. Shown beside the client-observed prefill_tok_s.",
+    zh: "服务器自身报告的该请求预填充速率，来自其流中的 timings（llama.cpp：实际计算的提示 token 数（不含缓存）除以提示处理时间）。不含排队或网络。与客户端观测的 prefill_tok_s 并列显示。"
+  },
+  value: (r) => {
+    const t = r.record.serverTimings;
+    if (t === null || t.promptN === null || t.promptMs === null || !(t.promptMs > 0) || !(t.promptN > 0)) return null;
+    return (t.promptN * 1000) / t.promptMs;
+  }
+};
+
+export const serverDecodeTokS: RequestMetric = {
+  ...request,
+  id: "server_decode_tok_s",
+  family: "speed",
+  label: {en: "Decode speed (server-reported)", zh: "解码速度（服务器报告）"},
+  unit: "tok/s",
+  direction: "higher",
+  formula: "timings.predicted_n / timings.predicted_ms",
+  population: "successful measured requests whose server reported timings (llama.cpp)",
+  definition: {
+    en: "The server's own decode rate (llama.cpp's predicted_per_second). It counts the first generated token in the numerator while its time covers the steps after it, so for n tokens our decode_tok_s reads (n − 1)/n of it — a definition difference, not an error.",
+    zh: "服务器自身的解码速率（llama.cpp 的 predicted_per_second）。它的分子包含首个生成 token，而时间只覆盖其后的步骤，因此 n 个 token 时本工具的 decode_tok_s 约为它的 (n − 1)/n——是口径差异，不是误差。"
+  },
+  value: (r) => {
+    const t = r.record.serverTimings;
+    if (t === null || t.predictedN === null || t.predictedMs === null || !(t.predictedMs > 0) || !(t.predictedN > 0))
+      return null;
+    return (t.predictedN * 1000) / t.predictedMs;
   }
 };
 
@@ -96,14 +141,14 @@ export const e2eOutputTokS: RequestMetric = {
   ...request,
   id: "e2e_output_tok_s",
   family: "diagnostic",
-  label: {en: "Output tok/s incl. TTFT (legacy)", zh: "含 TTFT 的输出速度（旧口径）"},
+  label: {en: "Output tok/s incl. TTFT (legacy 'total throughput')", zh: "含 TTFT 的输出速度（旧口径“总吞吐”）"},
   unit: "tok/s",
   direction: "higher",
   formula: "out / e2e",
   population: "successful measured requests with known output tokens",
   definition: {
-    en: "Legacy 'total throughput' of one request: output tokens over E2E, first token included. For compatibility only — it hides TTFT cost and must not be used to judge speculative decoding.",
-    zh: "单请求的旧口径“总吞吐”：输出 token 数除以 E2E（含首 token）。仅为兼容保留——它掩盖 TTFT 代价，不能用来评判投机解码。"
+    en: "The ModelRun console's legacy 'total throughput' (总吞吐) of one request: output tokens over E2E, first token included. For compatibility only — it hides TTFT cost and must not be used to judge speculative decoding. Not input_output_throughput_tok_s, which is a run-level rate of prompt plus output tokens.",
+    zh: "ModelRun 控制台的旧口径“总吞吐”（单请求）：输出 token 数除以 E2E（含首 token）。仅为兼容保留——它掩盖 TTFT 代价，不能用来评判投机解码。它不是 input_output_throughput_tok_s（后者是提示加输出 token 的运行级速率）。"
   },
   value: (r) => {
     if (r.out === null || r.tStart === null || r.tTokN === null) return null;
@@ -168,6 +213,8 @@ export const SPEED_METRICS = [
   itlMs,
   decodeTokS,
   prefillTokS,
+  serverPrefillTokS,
+  serverDecodeTokS,
   interactivityTokS,
   e2eOutputTokS,
   outputTokens,

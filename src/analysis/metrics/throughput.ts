@@ -47,18 +47,18 @@ export const outputThroughputTokS: RunMetric = {
   }
 };
 
-export const totalThroughputTokS: RunMetric = {
+export const inputOutputThroughputTokS: RunMetric = {
   ...run,
-  id: "total_throughput_tok_s",
+  id: "input_output_throughput_tok_s",
   family: "throughput",
-  label: {en: "Total token throughput", zh: "总 token 吞吐"},
+  label: {en: "Input + output token throughput", zh: "输入+输出 token 吞吐"},
   unit: "tok/s",
   direction: "higher",
   formula: "Σ (in + out)(successful) / window",
   population: "successful measured requests",
   definition: {
-    en: "Prompt plus output tokens of successful requests per second of the measurement window; null when any count is missing.",
-    zh: "测量窗口内每秒成功请求的提示与输出 token 总数；任一计数缺失时为空值。"
+    en: "Prompt plus output tokens of successful requests per second of the measurement window (vLLM's total_token_throughput); null when any count is missing. Until analyzer version 2 it was called total_throughput_tok_s, a name easily confused with the ModelRun console's legacy 总吞吐 (output tokens over E2E per request, our e2e_output_tok_s); `analyze --json` keeps that key as an alias for one version.",
+    zh: "测量窗口内每秒成功请求的提示与输出 token 总数（即 vLLM 的 total_token_throughput）；任一计数缺失时为空值。分析器版本 2 之前名为 total_throughput_tok_s，容易与 ModelRun 控制台的旧口径“总吞吐”（单请求输出 token 除以 E2E，即本工具的 e2e_output_tok_s）混淆；`analyze --json` 保留旧键名作为别名一个版本。"
   },
   value: (p) => {
     if (p.successes === 0) return {value: null, reason: "no successful requests"};
@@ -94,19 +94,34 @@ export const goodputPct: RunMetric = {
   label: {en: "Goodput", zh: "有效产出率 (Goodput)"},
   unit: "%",
   direction: "higher",
-  formula: "100 · good / measured (failures stay in the denominator)",
+  formula: "100 · good / measured (failures and unjudgeable requests stay in the denominator)",
   population: "all measured requests, failures included",
   definition: {
-    en: "Share of all measured requests — failed and timed-out ones included — that succeeded and met every per-request SLO (TTFT, ITL, E2E). A request with fewer than 2 output tokens has no ITL and does not pass by default.",
-    zh: "全部被测请求（含失败和超时）中，成功且满足每一项单请求 SLO（TTFT、ITL、E2E）的比例。输出少于 2 个 token 的请求没有 ITL，默认不计为达标。"
+    en: "Share of all measured requests — failed and timed-out ones included — that succeeded and met every per-request SLO (TTFT, ITL, E2E). A request with fewer than 2 output tokens has no ITL and does not pass by default. A request whose SLO cannot be judged (output token count unknown) is not shown to be good: it stays in the denominator and counts as a miss, and their number is stated.",
+    zh: "全部被测请求（含失败和超时）中，成功且满足每一项单请求 SLO（TTFT、ITL、E2E）的比例。输出少于 2 个 token 的请求没有 ITL，默认不计为达标。无法判定 SLO 的请求（输出 token 数未知）不能证明达标：它留在分母中并计为未达标，并注明其数量。"
   },
   value: (p) => {
     if (p.measured === 0) return {value: null, reason: "no measured requests"};
-    if (p.unjudged > 0)
-      return {value: null, reason: `${p.unjudged} successful requests cannot be judged: output token count unknown`};
-    return {value: (100 * p.good) / p.measured};
+    return withUnjudged(p, {value: (100 * p.good) / p.measured});
   }
 };
+
+/**
+ * Unjudgeable requests stay in the denominator as misses; the value says how many (a lower bound then).
+ * When no successful request could be judged at all, the value is unknown, not 0.
+ */
+function withUnjudged(p: PointTotals, v: RunValue): RunValue {
+  if (p.unjudged === 0 || v.value === null) return v;
+  if (p.unjudged === p.successes)
+    return {
+      value: null,
+      reason: `none of the ${p.successes} successful requests can be judged: output token count unknown`
+    };
+  return {
+    ...v,
+    note: `lower bound: ${p.unjudged} successful requests could not be judged (output token count unknown) and count as misses`
+  };
+}
 
 export const goodputRps: RunMetric = {
   ...run,
@@ -123,9 +138,7 @@ export const goodputRps: RunMetric = {
   },
   value: (p) => {
     if (p.measured === 0) return {value: null, reason: "no measured requests"};
-    if (p.unjudged > 0)
-      return {value: null, reason: `${p.unjudged} successful requests cannot be judged: output token count unknown`};
-    return perWindow(p, p.good);
+    return withUnjudged(p, perWindow(p, p.good));
   }
 };
 
@@ -228,7 +241,7 @@ export const windowS: RunMetric = {
 export const RUN_METRICS = [
   requestThroughputRps,
   outputThroughputTokS,
-  totalThroughputTokS,
+  inputOutputThroughputTokS,
   successRatePct,
   goodputPct,
   goodputRps,

@@ -54,6 +54,8 @@ export interface RunValue {
   value: number | null;
   /** Why value is null (unknown is not zero). */
   reason?: string;
+  /** What a reader must know about a non-null value (a bound, a caveat). */
+  note?: string;
 }
 
 /** Counts and sums over the measured requests of one load point repeat (or pooled over repeats). */

@@ -2,6 +2,7 @@ import {stringify} from "yaml";
 
 import {RunConfigSpec, type LoadMode, type RunConfig} from "../schema/config.ts";
 import type {Manifest} from "../schema/manifest.ts";
+import {SCHEMA_VERSION} from "../schema/versions.ts";
 import type {ImportedRun} from "./types.ts";
 
 /** The run configuration as far as the source tells it; everything else takes InferScope's defaults. */
@@ -94,7 +95,7 @@ export function importedManifest(run: ImportedRun, m: ManifestInputs): Omit<Mani
     );
   const anchors = run.clock === "wall" && run.startedAt ? [{wall: run.startedAt, tNs: 0}] : [];
   return {
-    schemaVersion: 1,
+    schemaVersion: SCHEMA_VERSION,
     bundleId: m.bundleId,
     measureVersion: m.measureVersion ?? `import-${run.tool}`,
     status: run.status,

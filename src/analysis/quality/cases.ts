@@ -31,8 +31,9 @@ export interface CaseTierReport {
   success_rate: number | null;
   /** Requests meeting every per-request SLO (goodput); failures count as misses. */
   slo_pass: number;
-  /** Requests whose SLO verdict is unknown (output tokens missing). */
+  /** Requests whose SLO verdict is unknown (output tokens missing): they stay in the denominator as misses. */
   slo_unknown: number;
+  /** slo_pass / n (null when no request was measured, or none of the successes could be judged). */
   slo_rate: number | null;
   finish_reasons: Record<string, number>;
   metrics: Record<string, Summary>;
@@ -98,7 +99,11 @@ export class CaseAccumulator {
           success_rate: list.length > 0 ? success.length / list.length : null,
           slo_pass: pass,
           slo_unknown: unknown,
-          slo_rate: list.length - unknown > 0 ? pass / (list.length - unknown) : null,
+          // failed and unjudgeable requests stay in the denominator (ModelRun: only "not evaluated" stays out)
+          slo_rate:
+            list.length === 0 || (unknown === success.length && success.length > 0 && pass === 0)
+              ? null
+              : pass / list.length,
           finish_reasons: finish,
           metrics
         });

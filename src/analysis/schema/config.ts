@@ -36,11 +36,39 @@ export const TargetSpec = z
     launch_args: z.array(z.string()).optional().describe("server launch arguments, recorded for reproduction"),
     image_digest: z.string().optional().describe("container image digest (sha256:…) of the server"),
     gpus: z.number().int().positive().optional().describe("GPUs serving this model (for per-GPU throughput)"),
+    connection: z
+      .enum(["reuse", "per_request"])
+      .default("reuse")
+      .describe(
+        "reuse = keep-alive connections, as SDKs and peer tools use them (connect time then appears once per connection); per_request = one fresh connection per request (its connect time is recorded apart)"
+      ),
+    keep_alive_ms: z
+      .number()
+      .int()
+      .positive()
+      .default(2000)
+      .describe(
+        "idle keep-alive sockets are closed after this long (and 1 s before a shorter Keep-Alive timeout the server announces), so the client never sends on a socket the server is closing"
+      ),
+    tls: z
+      .strictObject({
+        ca_file: z.string().optional().describe("PEM file of extra trusted certificates (a private CA)"),
+        insecure: z.boolean().default(false).describe("accept an untrusted certificate (tests only; recorded)")
+      })
+      .prefault({})
+      .describe("https targets"),
     timeouts: z
       .strictObject({
-        connect_ms: z.number().positive().default(10_000),
+        connect_ms: z.number().positive().default(10_000).describe("time allowed to connect (and finish TLS)"),
         headers_ms: z.number().positive().default(600_000).describe("time allowed until response headers"),
         idle_ms: z.number().positive().default(120_000).describe("longest silence allowed inside a stream"),
+        close_ms: z
+          .number()
+          .positive()
+          .default(10_000)
+          .describe(
+            "time allowed between a stream's [DONE] or finish_reason and its end; then the client closes it (the hang is recorded and gated)"
+          ),
         total_ms: z.number().positive().optional().describe("overall deadline per request")
       })
       .prefault({})
@@ -83,8 +111,13 @@ export const LoadSpec = LoadBase.refine((l) => !(l.requests !== undefined && l.d
 }).transform((l) => (l.requests === undefined && l.duration_s === undefined ? {...l, requests: 100} : l));
 export type LoadSpec = z.infer<typeof LoadSpec>;
 
+export const Percentile = z.enum(["p50", "p90", "p95", "p99"]);
+
 export const SloSpec = z
   .strictObject({
+    percentile: Percentile.default("p95").describe(
+      "percentile at which aggregate SLO statements are read (e.g. TTFT p95 ≤ ttft_ms); a load point whose n is below this percentile's floor (p95: 20) cannot be VALID"
+    ),
     ttft_ms: z.number().positive().default(2000),
     itl_ms: z.number().positive().default(60),
     e2e_ms: z.number().positive().default(30_000),
@@ -103,7 +136,18 @@ export const TelemetrySpec = z.strictObject({
 
 export const GateSpec = z.strictObject({
   max_error_rate: z.number().min(0).max(1).default(0.01),
-  min_samples: z.number().int().positive().default(20).describe("measured successes needed per load point (P95 floor)"),
+  min_samples: z
+    .number()
+    .int()
+    .min(5, "min_samples below 5 cannot support a median (the median floor is 5)")
+    .default(20)
+    .describe("measured successes needed per load point (at least 5, the median floor; default 20, the P95 floor)"),
+  token_tolerance: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.05)
+    .describe("largest relative difference between the server's output token count and the stream's own count (G8)"),
   output_tolerance: z.number().min(0).max(1).default(0.1),
   input_tolerance: z.number().min(0).max(1).default(0.25),
   min_achieved_load: z.number().min(0).max(1).default(0.95),
@@ -120,7 +164,16 @@ export const GateSpec = z.strictObject({
 
 export const OutputSpec = z.strictObject({
   dir: z.string().default("evidence"),
-  fsync_interval_ms: z.number().int().positive().default(1000)
+  fsync_interval_ms: z.number().int().positive().default(1000),
+  payload_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .max(65_536)
+    .default(512)
+    .describe(
+      "bytes of each SSE event's data kept verbatim (redacted) in the bundle, so a classification question is answered by re-analysis (0 = none)"
+    )
 });
 
 const PositiveInts = z.array(z.number().int().positive()).min(1);

@@ -123,8 +123,28 @@ export const ClockAnchor = z.strictObject({
   tNs: RelNs.describe("monotonic time of the same instant")
 });
 
+/** How the collector captured the requests (bundle v2; absent in v1, whose defaults are noted). */
+export const Capture = z
+  .strictObject({
+    connection: z
+      .enum(["reuse", "per_request"])
+      .describe("reuse = keep-alive connections (v1 bundles: per_request, one fresh connection per request)"),
+    keepAliveIdleMs: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe("idle keep-alive sockets were closed after this long (null with per_request)"),
+    payloadBytes: NonNegInt.describe("bytes of each SSE event's data kept verbatim in the event (0 = none)"),
+    closeMs: z
+      .number()
+      .positive()
+      .describe("time allowed between a stream's terminal marker and its end before the client closed it")
+  })
+  .describe("capture settings that affect what the timestamps and events mean");
+
 export const Manifest = z.strictObject({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.union([z.literal(1), z.literal(2)]).describe("bundle format version (1 and 2 are read)"),
   bundleId: Slug,
   measureVersion: z
     .string()
@@ -144,6 +164,7 @@ export const Manifest = z.strictObject({
     node: z.string().nullable()
   }),
   configSha256: Sha256.describe("sha256 of config.resolved.yaml"),
+  capture: Capture.optional(),
   durability: z.strictObject({
     fsyncIntervalMs: z.number().int().positive().nullable().describe("bound on what a crash can lose")
   }),

@@ -4,12 +4,16 @@ import {NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
 
 /**
  * What kind of SSE event the collector saw. Raw facts only; the analyzer decides what counts.
- * role: role-only or empty delta; content/reasoning/tool_call: a non-empty delta on that channel
- * (completions `text` is content); usage: usage without a delta; finish: finish_reason without a delta;
- * error: an in-band error object; done: `[DONE]`; parse_error: data that is not JSON; other: JSON we do not know.
+ * role: a role-only delta (or, in bundle v1, any empty delta); empty (v2): a delta whose text is present but
+ * empty, without a role (completions `text: ""`, chat `content: ""`/null) — a server may stream a generated
+ * token whose text it holds back (partial UTF-8); content/reasoning/tool_call: a non-empty delta on that
+ * channel (completions `text` is content); usage: usage without a delta; finish: finish_reason without a
+ * delta; error: an in-band error object; done: `[DONE]`; parse_error: data that is not JSON; other: JSON we
+ * do not know.
  */
 export const EventKind = z.enum([
   "role",
+  "empty",
   "content",
   "reasoning",
   "tool_call",
@@ -23,10 +27,16 @@ export const EventKind = z.enum([
 export type EventKind = z.infer<typeof EventKind>;
 export const TOKEN_KINDS: ReadonlySet<EventKind> = new Set(["content", "reasoning", "tool_call"]);
 
-/** [time, bytes, kind, tokens]: one SSE data event. tokens = server-reported token delta, null when unknown. */
+/**
+ * [time, bytes, kind, tokens, payload?]: one SSE data event. tokens = server-reported token delta, null when
+ * unknown. payload (bundle v2): the first `capture.payloadBytes` bytes of the event's data, verbatim
+ * (redacted), so a classification question is answered by re-analysis instead of a re-run.
+ */
 export const SseEvent = z
-  .tuple([RelNs, NonNegInt, EventKind, NonNegInt.nullable()])
-  .describe("[tNs, bytes of the event's data, kind, output-token delta reported by the server or null]");
+  .tuple([RelNs, NonNegInt, EventKind, NonNegInt.nullable(), z.string().optional()])
+  .describe(
+    "[tNs, bytes of the event's data, kind, output-token delta reported by the server or null, first bytes of the data (v2, optional)]"
+  );
 export type SseEvent = z.infer<typeof SseEvent>;
 
 export const Phase = z.enum(["warmup", "measure", "cooldown"]);
@@ -43,7 +53,11 @@ export const Usage = z.strictObject({
 });
 export type Usage = z.infer<typeof Usage>;
 
-/** Transport-level outcome observed by the client (never inferred from content). */
+/**
+ * Transport-level outcome observed by the client (never inferred from content). close_timeout (v2): the
+ * stream stayed open longer than `timeouts.close_ms` after its terminal marker ([DONE] or a finish_reason)
+ * and the client closed it.
+ */
 export const TransportError = z.enum([
   "timeout_headers",
   "timeout_body",
@@ -54,6 +68,7 @@ export const TransportError = z.enum([
   "client_abort",
   "event_too_large",
   "write_error",
+  "close_timeout",
   "other"
 ]);
 export type TransportError = z.infer<typeof TransportError>;
@@ -80,7 +95,29 @@ export const RequestRecord = z.strictObject({
     .default("run")
     .describe("run: times share the run's origin; request: times are relative to this request's own start (imports)"),
   tSchedNs: RelNs.nullable().describe("scheduled send time (open loop) or the moment a slot freed (closed loop)"),
-  tDispNs: RelNs.nullable().describe("request bytes handed to the socket"),
+  tCallNs: RelNs.nullable()
+    .optional()
+    .describe(
+      "v2: the collector began this request (before DNS, connect and TLS); tCallNs − tSchedNs is the client's own lateness"
+    ),
+  tConnNs: RelNs.nullable().optional().describe("v2: TCP connection established (null on a reused socket)"),
+  tTlsNs: RelNs.nullable().optional().describe("v2: TLS handshake finished (null for http or a reused socket)"),
+  socketReused: z.boolean().optional().describe("v2: the request went out on a reused keep-alive connection"),
+  attempts: z
+    .array(
+      z.strictObject({
+        tCallNs: RelNs,
+        tEndNs: RelNs,
+        socketReused: z.boolean(),
+        transportError: TransportError,
+        errorMessage: z.string().nullable()
+      })
+    )
+    .optional()
+    .describe(
+      "v2: earlier attempts of this request, each failed on a reused socket before any byte of the request was written, then sent again once on a fresh connection"
+    ),
+  tDispNs: RelNs.nullable().describe("request bytes handed to the socket (after connect and TLS)"),
   tHdrNs: RelNs.nullable().describe("response headers received"),
   tByte1Ns: RelNs.nullable().describe("first response body byte received"),
   tEndNs: RelNs.nullable().describe("stream closed or request ended"),

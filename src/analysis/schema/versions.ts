@@ -6,7 +6,9 @@
  * - ANALYZER_VERSION: the meaning of a derived metric or gate (a change is a re-analysis, never a re-run).
  * - QUALITY_VERSION: the meaning of a quality scorer's verdicts.
  */
-export const SCHEMA_VERSION = 1 as const;
-export const MEASURE_VERSION = "1";
-export const ANALYZER_VERSION = "1";
+export const SCHEMA_VERSION = 2 as const;
+/** 2: connect and TLS recorded apart; connections reused by default; tCallNs marks the client's own start. */
+export const MEASURE_VERSION = "2";
+/** 2: the counted-token end of a request, empty-text tokens, hung streams, prefill span, dispatch lag from tCall, … (docs/methodology). */
+export const ANALYZER_VERSION = "2";
 export const QUALITY_VERSION = "1";

@@ -49,3 +49,26 @@ export function regularizedGammaP(a: number, x: number): number {
 export function gammaCdf(x: number, shape: number, rate: number): number {
   return x <= 0 ? 0 : regularizedGammaP(shape, rate * x);
 }
+
+/** Standard normal CDF (erfc by Abramowitz–Stegun 7.1.26 on |z|/√2; absolute error < 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erfc = poly * Math.exp(-x * x);
+  return z >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+/**
+ * Two-sided p-value of x under a gamma distribution (shape k, rate β): 2·min(F(x), 1 − F(x)). Above shape
+ * 100 the Wilson–Hilferty cube-root normal approximation is used (the series needs ~√k terms there).
+ */
+export function gammaTwoSidedP(x: number, shape: number, rate: number): number {
+  let f: number;
+  if (shape <= 100) f = gammaCdf(x, shape, rate);
+  else {
+    const v = 1 / (9 * shape);
+    f = normalCdf((Math.cbrt((x * rate) / shape) - (1 - v)) / Math.sqrt(v));
+  }
+  return Math.min(1, 2 * Math.min(f, 1 - f));
+}

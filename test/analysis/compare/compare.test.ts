@@ -49,7 +49,7 @@ describe("comparability", () => {
 
   it("reports every failing rule, not only the first", () => {
     const other = clone(p2, (r) => {
-      r.measure_version = "2";
+      r.measure_version = "99"; // any other version than the current one
       r.meta.workloadKey = "chat in=4096 out=64";
       r.gates = r.gates.map((g) => (g.id === "G6" ? {...g, status: "fail"} : g));
       r.verdict = "INVALID";

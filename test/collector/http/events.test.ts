@@ -48,19 +48,19 @@ describe("classifyPayload", () => {
     expect(i.finishReason).toBeNull();
   });
 
-  it("completions `text` is content; empty text is role (an empty delta)", () => {
+  it("completions `text` is content; empty text is `empty` (bundle v2: a token whose text may be held back)", () => {
     const c = (text: string, finish: string | null = null): string =>
       JSON.stringify({object: "text_completion", choices: [{index: 0, text, finish_reason: finish}]});
     expect(classifyPayload(c(" a")).kind).toBe("content");
     expect(classifyPayload(c(" a")).content).toBe(" a");
-    expect(classifyPayload(c("")).kind).toBe("role");
+    expect(classifyPayload(c("")).kind).toBe("empty");
     expect(classifyPayload(c("", "length")).kind).toBe("finish");
   });
 
   it("reasoning_content and reasoning deltas are reasoning", () => {
     expect(classifyPayload(chat({reasoning_content: "think"})).kind).toBe("reasoning");
     expect(classifyPayload(chat({reasoning: "think"})).reasoning).toBe("think");
-    expect(classifyPayload(chat({reasoning_content: "", content: null})).kind).toBe("role");
+    expect(classifyPayload(chat({reasoning_content: "", content: null})).kind).toBe("empty");
   });
 
   it("tool_calls with a name or an arguments fragment are tool_call; empty ones are not", () => {
@@ -86,14 +86,18 @@ describe("classifyPayload", () => {
     expect(classifyPayload(chat(tool)).kind).toBe("tool_call");
   });
 
-  it("role-only, empty, null-content and null deltas are role (usage on them does not change that)", () => {
+  it("a delta with a role, an empty delta object and a null delta are role (usage on them does not change that)", () => {
     expect(classifyPayload(chat({role: "assistant", content: null})).kind).toBe("role");
     expect(classifyPayload(chat({role: "assistant", content: ""}, {usage: usage(3, 0)})).kind).toBe("role");
-    expect(classifyPayload(chat({content: ""})).kind).toBe("role");
-    expect(classifyPayload(chat({content: null})).kind).toBe("role");
     expect(classifyPayload(chat({})).kind).toBe("role");
     expect(classifyPayload(chat(null)).kind).toBe("role");
     expect(classifyPayload(chat({}, {usage: usage(3, 5)})).kind).toBe("role");
+  });
+
+  it("an empty or null content without a role is `empty`, with or without usage", () => {
+    expect(classifyPayload(chat({content: ""})).kind).toBe("empty");
+    expect(classifyPayload(chat({content: null})).kind).toBe("empty");
+    expect(classifyPayload(chat({content: ""}, {usage: usage(3, 2)})).kind).toBe("empty");
   });
 
   it("finish_reason without a token delta is finish", () => {

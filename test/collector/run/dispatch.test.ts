@@ -3,7 +3,7 @@ import {describe, expect, it} from "vitest";
 import type {Clock} from "../../../collector/effects.ts";
 import {RunControl, Semaphore} from "../../../collector/run/control.ts";
 import {runClosedLoop, runOpenLoop, type PhaseContext} from "../../../collector/run/dispatch.ts";
-import type {Pacer} from "../../../collector/run/streamTypes.ts";
+import type {Pacer} from "../../../collector/http/pacer.ts";
 
 /** A clock the test moves by hand. */
 function manualClock(): Clock & {t: bigint} {
@@ -86,7 +86,8 @@ describe("closed loop", () => {
 describe("open loop", () => {
   /** A pacer that jumps the clock to each deadline. */
   const jumpPacer = (clock: {t: bigint}, late = 0n): Pacer => ({
-    waitUntil: async (d) => {
+    waitUntil: async (deadline) => {
+      const d = BigInt(deadline);
       await tick();
       if (clock.t < d) clock.t = d + late;
       return {lateNs: Number(late)};

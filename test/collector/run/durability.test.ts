@@ -43,6 +43,7 @@ function yamlConfig(extra: Record<string, unknown> = {}) {
     workload: {prompt_tokens: 16, max_tokens: 8},
     load: {mode: "concurrency", values: [2], requests: 400, warmup: 0},
     telemetry: {gpu: "off", server_metrics: "auto", interval_ms: 100},
+    slo: {percentile: "p50"}, // judged at the median: 5 samples suffice
     gates: {min_samples: 5},
     output: {fsync_interval_ms: 100},
     ...extra

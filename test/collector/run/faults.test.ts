@@ -182,17 +182,44 @@ describe("fault scenarios", () => {
 });
 
 describe("server-wide faults", () => {
-  it("keep-alive idle-close race cannot hit: every request opens its own connection (F19)", async () => {
+  it("one connection per request: a server that kills reused sockets never sees one (F19)", async () => {
     const s = await startFakeServer({port: 0, scenario: "keepalive-close", options: {ttftMs: 5, tokenIntervalMs: 2}});
     try {
       const config = testConfig(s.url, {
-        target: {base_url: s.url, model: "fake-model"},
+        target: {base_url: s.url, model: "fake-model", connection: "per_request"},
         load: {mode: "concurrency", values: [1], requests: 4, warmup: 0}
       });
       const {outcome, report} = await collectAndAnalyze(config, t.dir);
       expect(records(outcome.dir)).toHaveLength(4);
+      expect(records(outcome.dir).every((r) => r.socketReused === false && r.tConnNs !== null)).toBe(true);
       expect(report.load_points[0]!.outcomes).toEqual({success: 4});
       expect(s.sendLog().filter((e) => e.what === "destroy")).toHaveLength(0); // no request arrived on a reused socket
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("reused connections: a request the server received before killing the socket is never re-sent (F19)", async () => {
+    // keepalive-close reads the whole request on a reused socket, then destroys it: the server may have acted
+    // on it, so the client records conn_reset once and sends nothing again
+    const s = await startFakeServer({port: 0, scenario: "keepalive-close", options: {ttftMs: 5, tokenIntervalMs: 2}});
+    try {
+      const config = testConfig(s.url, {
+        target: {base_url: s.url, model: "fake-model", connection: "reuse"},
+        load: {mode: "concurrency", values: [1], requests: 4, warmup: 0}
+      });
+      const {outcome, report} = await collectAndAnalyze(config, t.dir);
+      const recs = records(outcome.dir);
+      expect(recs).toHaveLength(4);
+      const reset = recs.filter((r) => r.transportError === "conn_reset");
+      expect(reset.length).toBeGreaterThan(0);
+      expect(reset.every((r) => r.socketReused === true && r.attempts === undefined)).toBe(true);
+      // every destroyed socket carried exactly one request, and no request id reached the server twice
+      const destroyed = s.sendLog().filter((e) => e.what === "destroy");
+      expect(destroyed).toHaveLength(reset.length);
+      const received = s.sendLog().filter((e) => e.what === "received" || e.what === "destroy");
+      expect(new Set(received.map((e) => e.requestId)).size).toBe(received.length);
+      expect(report.load_points[0]!.outcomes.conn_reset).toBe(reset.length);
     } finally {
       await s.close();
     }

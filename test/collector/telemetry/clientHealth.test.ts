@@ -36,6 +36,7 @@ describe("client self-monitoring (F25)", () => {
     };
     const config = testConfig(server.url, {
       load: {mode: "rate", values: [100], requests: 60, warmup: 0},
+      slo: {percentile: "p50"}, // judged at the median: 5 samples suffice
       gates: {min_samples: 5, max_loop_delay_p99_ms: 5, max_dispatch_lag_p99_ms: 5} // the default G6 thresholds
     });
     const outcome = await collect({config, fx: testEffects(), ...blocking, outParent: t.dir});

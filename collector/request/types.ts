@@ -8,15 +8,12 @@ export type {StreamRequest, StreamResult};
 
 export type StreamFn = (req: StreamRequest) => Promise<StreamResult>;
 
-/** What the dispatcher needs of collector/http/pacer.ts: wait until an absolute monotonic deadline. */
-export interface Pacer {
-  waitUntil(deadlineNs: bigint): Promise<{lateNs: number}>;
-}
-
 /** The result recorded for a request the transport could not even attempt (a collector bug): kept, never dropped. */
 export function collectorFault(tEndNs: number, message: string): StreamResult {
   return {
+    tCallNs: null,
     tConnNs: null,
+    tTlsNs: null,
     tDispNs: null,
     tHdrNs: null,
     tByte1Ns: null,
@@ -33,6 +30,7 @@ export function collectorFault(tEndNs: number, message: string): StreamResult {
     reasoningText: "",
     responseDigest: null,
     toolCalls: [],
-    socketReused: false
+    socketReused: false,
+    requestWritten: false
   };
 }

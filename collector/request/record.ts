@@ -1,0 +1,86 @@
+import type {Phase, RequestRecord} from "../../src/analysis/schema/records.ts";
+import type {Redactor} from "../env/redact.ts";
+import type {Attempt} from "./send.ts";
+import type {StreamResult} from "./types.ts";
+
+export interface RequestIdentity {
+  id: string;
+  point: string;
+  repeat: number;
+  index: number;
+  phase: Phase;
+  tSchedNs: number | null;
+  promptDigest: string;
+  promptTokensIntended: number | null;
+  maxTokens: number;
+  salt: string | null;
+  promptText?: string;
+}
+
+/** The raw request record: the transport's observations plus who the request was. No metric is computed here. */
+export function toRecord(
+  who: RequestIdentity,
+  r: StreamResult & {attempts?: Attempt[]},
+  saveText: boolean
+): Omit<RequestRecord, "seq"> {
+  const rec: Omit<RequestRecord, "seq"> = {
+    id: who.id,
+    point: who.point,
+    repeat: who.repeat,
+    index: who.index,
+    phase: who.phase,
+    timeBase: "run",
+    tSchedNs: who.tSchedNs,
+    tCallNs: r.tCallNs,
+    tConnNs: r.tConnNs,
+    tTlsNs: r.tTlsNs,
+    socketReused: r.socketReused,
+    tDispNs: r.tDispNs,
+    tHdrNs: r.tHdrNs,
+    tByte1Ns: r.tByte1Ns,
+    tEndNs: r.tEndNs,
+    events: r.events,
+    httpStatus: r.httpStatus,
+    finishReason: r.finishReason,
+    usage: r.usage,
+    usageSource: r.usageSource,
+    serverTimings: r.serverTimings,
+    transportError: r.transportError,
+    errorMessage: r.errorMessage,
+    promptDigest: who.promptDigest,
+    responseDigest: r.responseDigest,
+    promptTokensIntended: who.promptTokensIntended,
+    maxTokens: who.maxTokens,
+    salt: who.salt
+  };
+  if (r.attempts !== undefined && r.attempts.length > 0) rec.attempts = r.attempts;
+  if (saveText) {
+    if (who.promptText !== undefined) rec.promptText = who.promptText;
+    rec.responseText = r.responseText;
+    if (r.reasoningText) rec.reasoningText = r.reasoningText;
+  }
+  return rec;
+}
+
+/**
+ * Scrubs secret values from the free-text fields of a record (error text, response and prompt text, raw
+ * event payloads). Structural fields (ids, kinds, numbers, digests) are never rewritten: they cannot carry a
+ * secret and a scrub must not corrupt them (a header value equal to an event kind would otherwise turn into
+ * a mark).
+ */
+export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor): Omit<RequestRecord, "seq"> {
+  const out = {...rec};
+  if (out.errorMessage !== null) out.errorMessage = redact(out.errorMessage);
+  if (out.responseText !== undefined) out.responseText = redact(out.responseText);
+  if (out.reasoningText !== undefined) out.reasoningText = redact(out.reasoningText);
+  if (out.promptText !== undefined) out.promptText = redact(out.promptText);
+  if (out.finishReason !== null) out.finishReason = redact(out.finishReason);
+  if (out.attempts !== undefined)
+    out.attempts = out.attempts.map((a) => ({
+      ...a,
+      errorMessage: a.errorMessage === null ? null : redact(a.errorMessage)
+    }));
+  if (redact.size > 0 && out.events.some((e) => e[4] !== undefined))
+    out.events = out.events.map((e) => (e[4] === undefined ? e : [e[0], e[1], e[2], e[3], redact(e[4])]));
+  return out;
+}
