@@ -5,10 +5,12 @@ import {z} from "zod";
 
 import {
   ConstraintList,
+  LM_EVAL_COMMIT,
   qualitySummary,
   QUALITY_VERSION,
   scoreItem,
   ScoreSpecError,
+  type Gsm8kReadingTotals,
   type QualityRecord,
   type Rate
 } from "../../src/analysis/index.ts";
@@ -159,7 +161,7 @@ export function totalsOf(scorer: OfflineScorer, records: QualityRecord[]): Recor
   const c = qualitySummary(records).groups[0]!.cases[0]!;
   if (scorer === "gsm8k") {
     const g = c.gsm8k[0]!;
-    return {n: g.n, strict: g.strict, flexible: g.flexible, coverage: g.coverage};
+    return {n: g.n, strict: g.strict, flexible: g.flexible, lenient: g.lenient};
   }
   if (scorer === "needle") {
     const t = c.needle[0];
@@ -206,9 +208,13 @@ function humanLines(scorer: OfflineScorer, records: QualityRecord[]): string[] {
   if (scorer === "gsm8k") {
     const g = c.gsm8k[0]!;
     out.push(`n = ${g.n} (accuracy over every item; truncated, failed and unextractable answers count as wrong)`);
-    out.push(`strict (#### N or \\boxed{N}): ${g.strict.correct}/${g.n} = ${pct(g.strict.accuracy)}`);
-    out.push(`flexible (last number):       ${g.flexible.correct}/${g.n} = ${pct(g.flexible.accuracy)}`);
-    out.push(`scoring coverage:             ${pct(g.coverage)}`);
+    const reading = (label: string, r: Gsm8kReadingTotals | null) =>
+      `${`${label}:`.padEnd(40)}${r === null ? "—" : `${r.correct}/${g.n} = ${pct(r.accuracy)}, coverage ${pct(r.coverage)}`}`;
+    out.push(reading("strict (lm-eval strict-match)", g.strict));
+    out.push(reading("flexible (lm-eval flexible-extract)", g.flexible));
+    out.push(reading("lenient (####, \\boxed{}, last number)", g.lenient));
+    out.push(`lm-eval = lm-evaluation-harness gsm8k filters and exact_match, read at ${LM_EVAL_COMMIT.slice(0, 12)}`);
+    out.push("coverage = share of items with a complete response from which that reading extracted an answer");
   } else if (scorer === "needle") {
     out.push(`retrieval: ${rateText(c.scorers[0]!.rate)}`);
     for (const d of c.needle[0]?.byDepth ?? []) out.push(`  depth ${d.depth}: ${rateText(d.rate)}`);
@@ -246,7 +252,8 @@ export function scoreCommand(scorer: string, o: {input?: string; json?: boolean}
       reason: r.reason,
       details: r.details
     }));
-    io.out(JSON.stringify({scorer: s, quality_version: QUALITY_VERSION, items, totals}, null, 2));
+    const lmEval = s === "gsm8k" ? {lm_eval_commit: LM_EVAL_COMMIT} : {};
+    io.out(JSON.stringify({scorer: s, quality_version: QUALITY_VERSION, ...lmEval, items, totals}, null, 2));
   } else for (const line of humanLines(s, records)) io.out(line);
 }
 

@@ -101,6 +101,28 @@ const UI = {
     zh: "此证据包未评估质量（未评估不等于 0）。"
   },
   scorer: {en: "Scorer", zh: "评分器"},
+  gsm8kNote: {
+    en: "Accuracy is over every item: truncated, failed and unextractable answers are wrong and stay in the denominator. Coverage = share of items with a complete response from which that reading extracted an answer.",
+    zh: "准确率按全部题目计算：截断、失败与无法抽取的回答都算错并留在分母。覆盖率 = 该规则能从完整回答中抽出答案的题目所占比例。"
+  },
+  gsm8kLmEval: {
+    en: 'Strict and flexible are lm-evaluation-harness\'s gsm8k filters and its exact_match: strict-match takes the first "#### N", flexible-extract the last number-like match, and both compare the text with commas, "$" and a final period removed. Lenient is our own reading: the last "#### N", else the last \\boxed{N}, else the last number, reading Unicode digits, fractions and currency. lm-eval read at commit',
+    zh: "严格与灵活即 lm-evaluation-harness 的 gsm8k 过滤器及其 exact_match：strict-match 取第一个“#### N”，flexible-extract 取最后一个形似数字的匹配，两者都在去掉逗号、“$”和末尾句点后按文本比较。宽松是我们自己的读法：最后一个“#### N”，否则最后一个 \\boxed{N}，否则最后一个数字，并识别 Unicode 数字、分数与货币符号。所依据的 lm-eval 提交："
+  },
+  gsm8kV1: {
+    en: 'Scored under quality version 1, before lm-eval parity: strict was the last "#### N" or else the last \\boxed{N}, flexible the last number. These are not lm-eval\'s readings and are not comparable with them; coverage was recorded for flexible only, and no lenient reading was recorded.',
+    zh: "按质量版本 1 评分（早于与 lm-eval 对齐）：当时的严格 = 最后一个“#### N”，否则最后一个 \\boxed{N}；灵活 = 最后一个数字。它们不是 lm-eval 的读法，不可与之比较；当时只记录了灵活读法的覆盖率，也未记录宽松读法。"
+  },
+  gsm8kRule: {en: "Reading", zh: "抽取规则"},
+  gsm8kStrict: {en: "Strict (lm-eval strict-match)", zh: "严格（lm-eval strict-match）"},
+  gsm8kFlexible: {en: "Flexible (lm-eval flexible-extract)", zh: "灵活（lm-eval flexible-extract）"},
+  gsm8kLenient: {en: "Lenient", zh: "宽松"},
+  gsm8kStrictV1: {en: "Strict (v1)", zh: "严格（v1）"},
+  gsm8kFlexibleV1: {en: "Flexible (v1)", zh: "灵活（v1）"},
+  gsm8kNotRecorded: {en: "not recorded", zh: "未记录"},
+  condition: {en: "Condition", zh: "条件"},
+  accuracy: {en: "Accuracy", zh: "准确率"},
+  coverage: {en: "Coverage", zh: "覆盖率"},
   passRate: {en: "Pass rate", zh: "通过率"},
   compareWith: {en: "Compare with", zh: "与之对比"},
   comparable: {en: "comparable", zh: "可比"},

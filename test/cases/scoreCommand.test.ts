@@ -6,6 +6,7 @@ import {afterAll, describe, expect, it} from "vitest";
 import {CliError} from "../../collector/cliError.ts";
 import {scoreCommand} from "../../collector/commands/score.ts";
 import type {Io} from "../../collector/commands/io.ts";
+import {LM_EVAL_COMMIT} from "../../src/analysis/index.ts";
 import {memoryLogger, spawnCli, tempDir} from "../collector/helpers.ts";
 
 const t = tempDir("inferscope-score-");
@@ -24,45 +25,53 @@ function run(scorer: string, input: string, json = false): {lines: string[]; jso
   return {lines, json: () => JSON.parse(lines.join("\n")) as Record<string, unknown>};
 }
 
+// Worked by hand from lm-eval's gsm8k.yaml (strict-match: first `#### (-?[0-9.,]+)`; flexible-extract: last
+// match of `(-?[$0-9.,]{2,})|(-?[0-9]+)`; both compared after removing "," "$" "…#### " and a final ".")
+// and from our lenient reading (the last ####, else \boxed{}, else the last number; Unicode digits and minus).
 const GSM = [
+  // all three read 18
   {id: "a", response: "9*2=18\n#### 18", expected: 18},
+  // no "#### ": strict [invalid]; flexible's last match is "1,234" → "1234"; lenient reads the box
   {id: "b", response: "The answer is \\boxed{1,234}.", expected: "1234"},
+  // strict [invalid]; flexible and lenient read the last number, 7: wrong
   {id: "c", response: "so 5 eggs, but I think 7", expected: 5},
+  // truncated: wrong everywhere, not covered
   {id: "d", response: "#### 3 and it keeps going", expected: 3, finish_reason: "length"},
+  // nothing to read anywhere
   {id: "e", response: "no idea", expected: "He has 9*2=<<9*2=18>>18\n#### 18"},
-  {id: "f", response: "it is −4", expected: -4},
+  // U+2212 is not ASCII "-": flexible reads "4" (≠ "-4"); lenient reads -4
+  {id: "f", response: "it is \u22124", expected: -4},
   {id: "g", response: null, expected: 1, error: "http 500"}
 ];
 
 describe("inferscope score", () => {
-  it("gsm8k --json: totals are exactly {n, strict, flexible, coverage}, accuracy over all n", () => {
+  it("gsm8k --json: totals are exactly {n, strict, flexible, lenient}, accuracy and coverage over all n", () => {
     const out = run("gsm8k", file("g.jsonl", GSM), true).json();
     expect(out.totals).toEqual({
       n: 7,
-      strict: {correct: 2, accuracy: 2 / 7},
-      flexible: {correct: 3, accuracy: 3 / 7},
-      coverage: 4 / 7
+      strict: {correct: 1, accuracy: 1 / 7, coverage: 1 / 7},
+      flexible: {correct: 2, accuracy: 2 / 7, coverage: 4 / 7},
+      lenient: {correct: 3, accuracy: 3 / 7, coverage: 4 / 7}
     });
     const items = out.items as {id: string; scorer: string; verdict: string; reason: string | null}[];
-    expect(items.filter((i) => i.scorer === "gsm8k_flexible").map((i) => [i.id, i.verdict])).toEqual([
-      ["a", "pass"],
-      ["b", "pass"],
-      ["c", "fail"],
-      ["d", "fail"],
-      ["e", "fail"],
-      ["f", "pass"],
-      ["g", "fail"]
-    ]);
+    const byScorer = (scorer: string) => items.filter((i) => i.scorer === scorer).map((i) => i.verdict);
+    expect(byScorer("gsm8k_strict")).toEqual(["pass", "fail", "fail", "fail", "fail", "fail", "fail"]);
+    expect(byScorer("gsm8k_flexible")).toEqual(["pass", "pass", "fail", "fail", "fail", "fail", "fail"]);
+    expect(byScorer("gsm8k_lenient")).toEqual(["pass", "pass", "fail", "fail", "fail", "pass", "fail"]);
     expect(items.find((i) => i.id === "g")!.reason).toBe("no usable response: http 500");
     expect(out.quality_version).toBe("1");
+    expect(out.lm_eval_commit).toBe(LM_EVAL_COMMIT);
   });
 
   it("gsm8k prints per-item verdicts and the totals", () => {
     const {lines} = run("gsm8k", file("g2.jsonl", GSM));
-    expect(lines[0]).toBe("a\tstrict=pass flexible=pass");
-    expect(lines).toContain("d\tstrict=fail flexible=fail\ttruncated: the response hit max_tokens before it ended");
-    expect(lines).toContain("strict (#### N or \\boxed{N}): 2/7 = 28.6 %");
-    expect(lines).toContain("scoring coverage:             57.1 %");
+    expect(lines[0]).toBe("a\tstrict=pass flexible=pass lenient=pass");
+    expect(lines).toContain(
+      "d\tstrict=fail flexible=fail lenient=fail\ttruncated: the response hit max_tokens before it ended"
+    );
+    expect(lines).toContain("strict (lm-eval strict-match):          1/7 = 14.3 %, coverage 14.3 %");
+    expect(lines).toContain("flexible (lm-eval flexible-extract):    2/7 = 28.6 %, coverage 57.1 %");
+    expect(lines).toContain("lenient (####, \\boxed{}, last number):  3/7 = 42.9 %, coverage 57.1 %");
   });
 
   it("needle: retrieval rate with the per-depth table", () => {

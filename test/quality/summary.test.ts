@@ -105,10 +105,12 @@ describe("qualitySummary", () => {
     expect(t.overall.rate).toBe(0.6);
   });
 
-  it("GSM8K totals: accuracy over all items, coverage apart", () => {
+  it("GSM8K totals: accuracy over all items, coverage per reading apart", () => {
     const items = [
       scoreItem({scorer: "gsm8k", response: "#### 18", expected: 18}),
+      // no "#### ": strict-match reads nothing, flexible-extract and lenient read 18
       scoreItem({scorer: "gsm8k", response: "it is 18", expected: 18}),
+      // truncated: wrong and not covered in every reading
       scoreItem({scorer: "gsm8k", response: "#### 18", expected: 18, finishReason: "length"}),
       scoreItem({scorer: "gsm8k", response: "no idea", expected: 18})
     ];
@@ -118,7 +120,44 @@ describe("qualitySummary", () => {
         rec({caseId: "gsm8k", scorer: s.scorer, verdict: s.verdict, details: s.details, extracted: s.extracted})
       );
     expect(qualitySummary(records).groups[0]!.cases[0]!.gsm8k).toEqual([
-      {point: null, n: 4, strict: {correct: 1, accuracy: 0.25}, flexible: {correct: 2, accuracy: 0.5}, coverage: 0.5}
+      {
+        point: null,
+        n: 4,
+        definition: "lm-eval",
+        strict: {correct: 1, accuracy: 0.25, coverage: 0.25},
+        flexible: {correct: 2, accuracy: 0.5, coverage: 0.5},
+        lenient: {correct: 2, accuracy: 0.5, coverage: 0.5}
+      }
+    ]);
+  });
+
+  it("GSM8K records of QUALITY_VERSION 1 keep their own meaning: no lenient, coverage under flexible", () => {
+    // as written then: gsm8k_strict and gsm8k_flexible, one `scorable` flag on both (the flexible coverage)
+    const v1 = (itemId: string, strict: "pass" | "fail", flexible: "pass" | "fail", scorable: boolean) =>
+      (["strict", "flexible"] as const).map((mode) =>
+        rec({
+          caseId: "gsm8k",
+          scorer: `gsm8k_${mode}`,
+          itemId,
+          qualityVersion: "1",
+          verdict: mode === "strict" ? strict : flexible,
+          details: {scorable}
+        })
+      );
+    const records = [
+      ...v1("a", "pass", "pass", true),
+      ...v1("b", "fail", "pass", true),
+      ...v1("c", "fail", "fail", false)
+    ];
+    expect(qualitySummary(records).groups[0]!.cases[0]!.gsm8k).toEqual([
+      {
+        point: null,
+        n: 3,
+        definition: "v1",
+        strict: {correct: 1, accuracy: 1 / 3, coverage: null},
+        flexible: {correct: 2, accuracy: 2 / 3, coverage: 2 / 3},
+        lenient: null
+      }
     ]);
   });
 

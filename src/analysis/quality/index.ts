@@ -1,5 +1,5 @@
 export {CASE_METRICS, CaseAccumulator, suiteConcurrency, type CaseReport, type CaseTierReport} from "./cases.ts";
-export {boxedContents, expectedNumber, extractFlexible, extractStrict, scoreGsm8k, type Extraction} from "./gsm8k.ts";
+export {boxedContents, expectedNumber, extractLenient, scoreGsm8k, type Extraction} from "./gsm8k.ts";
 export {
   checkAll,
   checkConstraint,
@@ -11,6 +11,14 @@ export {
   type ConstraintKind,
   type ConstraintResult
 } from "./instructions.ts";
+export {
+  extractFlexible,
+  extractStrict,
+  LM_EVAL_COMMIT,
+  lmEvalExactMatch,
+  lmEvalNormalize,
+  type LmEvalExtraction
+} from "./lmEvalGsm8k.ts";
 export {containsPhrase, normalizeForMatch, scoreRetrieval} from "./needle.ts";
 export {asciiNumerals, findNumbers, parseNumber, sameNumber} from "./numbers.ts";
 export {SCORERS, ScoreSpecError, scoreItem, type ScoreInput, type Scored, type ScorerId} from "./score.ts";
@@ -19,6 +27,7 @@ export {
   qualitySummary,
   type CaseQuality,
   type ConstraintRate,
+  type Gsm8kReadingTotals,
   type Gsm8kTotals,
   type NeedleCell,
   type NeedleTable,

@@ -1,4 +1,4 @@
-import {expectedNumber, extractFlexible, extractStrict, judgeAnswer, scoreGsm8k, type AnswerInput} from "./gsm8k.ts";
+import {expectedNumber, extractLenient, judgeAnswer, scoreGsm8k, type AnswerInput} from "./gsm8k.ts";
 import {checkAll, ConstraintList} from "./instructions.ts";
 import {scoreRetrieval} from "./needle.ts";
 import {scoreToolCalls, type JsonSchema, type ToolCall, type ToolDecl} from "./toolCall.ts";
@@ -27,7 +27,10 @@ export interface ScoreInput {
 }
 
 export interface Scored {
-  /** The record's scorer name (gsm8k yields gsm8k_strict and gsm8k_flexible, instructions strict and loose). */
+  /**
+   * The record's scorer name: gsm8k yields gsm8k_strict, gsm8k_flexible (lm-eval's strict-match and
+   * flexible-extract) and gsm8k_lenient; instructions yields instructions_strict and instructions_loose.
+   */
   scorer: string;
   verdict: "pass" | "fail" | "not_evaluated";
   reason: string | null;
@@ -50,6 +53,7 @@ function answerInput(i: ScoreInput): AnswerInput {
   return {
     response: i.response,
     expected,
+    reference: typeof i.expected === "string" ? i.expected : String(expected),
     truncated: i.finishReason === "length",
     error: i.error ?? null
   };
@@ -83,18 +87,17 @@ export function scoreItem(i: ScoreInput): Scored[] {
   switch (i.scorer as ScorerId) {
     case "gsm8k": {
       const v = scoreGsm8k(answerInput(i));
-      return (["strict", "flexible"] as const).map((mode) => ({
+      return (["strict", "flexible", "lenient"] as const).map((mode) => ({
         scorer: `gsm8k_${mode}`,
         verdict: v[mode].verdict,
         reason: v[mode].reason,
         extracted: v[mode].extracted,
-        details: {scorable: v.scorable}
+        details: {extractable: v[mode].extractable}
       }));
     }
     case "numeric": {
       const a = answerInput(i);
-      const text = i.response ?? "";
-      const extracted = i.response === null ? null : (extractStrict(text) ?? extractFlexible(text));
+      const extracted = i.response === null ? null : extractLenient(i.response);
       const v = judgeAnswer(a, extracted, "no number in the response");
       return [{scorer: "numeric", verdict: v.verdict, reason: v.reason, extracted: v.extracted, details: {}}];
     }

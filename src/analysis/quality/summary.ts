@@ -69,13 +69,29 @@ export interface NeedleTable {
   overall: Rate;
 }
 
+/** One GSM8K reading over the items of one condition. */
+export interface Gsm8kReadingTotals {
+  correct: number;
+  /** correct over every item (truncated, failed and unextractable answers are wrong); null when none. */
+  accuracy: number | null;
+  /** Share of items with a complete response from which this reading extracted an answer; null when the records do not say. */
+  coverage: number | null;
+}
+
 export interface Gsm8kTotals {
   point: string | null;
   n: number;
-  strict: {correct: number; accuracy: number | null};
-  flexible: {correct: number; accuracy: number | null};
-  /** Share of items with a complete response from which a number could be read. */
-  coverage: number | null;
+  /**
+   * What strict and flexible mean. "lm-eval": lm-evaluation-harness's strict-match and flexible-extract
+   * (records written with gsm8k_lenient records beside them). "v1": the readings of QUALITY_VERSION 1
+   * records (strict = the number after the last `####`, else the last `\boxed{}`; flexible = the last
+   * number), which live on as the two halves of the lenient reading.
+   */
+  definition: "lm-eval" | "v1";
+  strict: Gsm8kReadingTotals;
+  flexible: Gsm8kReadingTotals;
+  /** null under definition "v1": no lenient record was written then. */
+  lenient: Gsm8kReadingTotals | null;
 }
 
 export interface ToolTotals {
@@ -238,22 +254,44 @@ function needleTables(caseId: string, records: readonly QualityRecord[]): Needle
   });
 }
 
+/**
+ * Whether a GSM8K record counts in its reading's coverage; undefined when it does not say. QUALITY_VERSION 1
+ * records carry one `scorable` flag, the same on both records: whether the flexible reading found a number
+ * in a complete response, so it is the flexible reading's coverage and no one else's.
+ */
+function extractable(r: QualityRecord): boolean | undefined {
+  if (typeof r.details.extractable === "boolean") return r.details.extractable;
+  if (r.scorer === "gsm8k_flexible" && typeof r.details.scorable === "boolean") return r.details.scorable;
+  return undefined;
+}
+
+function readingTotals(records: readonly QualityRecord[]): Gsm8kReadingTotals {
+  const n = records.length;
+  const correct = records.filter((r) => r.verdict === "pass").length;
+  const flags = records.map(extractable);
+  const known = n > 0 && flags.every((f) => f !== undefined);
+  return {
+    correct,
+    accuracy: n > 0 ? correct / n : null,
+    coverage: known ? flags.filter((f) => f === true).length / n : null
+  };
+}
+
 function gsm8kTotals(records: readonly QualityRecord[]): Gsm8kTotals[] {
-  const strict = records.filter((r) => r.scorer === "gsm8k_strict");
-  const flexible = records.filter((r) => r.scorer === "gsm8k_flexible");
-  return points([...strict, ...flexible]).map((point) => {
-    const s = strict.filter((r) => r.point === point && r.verdict !== "not_evaluated");
-    const f = flexible.filter((r) => r.point === point && r.verdict !== "not_evaluated");
-    const n = s.length;
-    const sc = s.filter((r) => r.verdict === "pass").length;
-    const fc = f.filter((r) => r.verdict === "pass").length;
-    const scorable = s.filter((r) => r.details.scorable === true).length;
+  const scored = records.filter((r) => r.verdict !== "not_evaluated");
+  const of = (mode: string, point: string | null) =>
+    scored.filter((r) => r.scorer === `gsm8k_${mode}` && r.point === point);
+  const gsm = records.filter((r) => /^gsm8k_(strict|flexible|lenient)$/.test(r.scorer));
+  return points(gsm).map((point) => {
+    // the current scorer writes a gsm8k_lenient record beside every strict and flexible one
+    const v1 = !gsm.some((r) => r.point === point && r.scorer === "gsm8k_lenient");
     return {
       point,
-      n,
-      strict: {correct: sc, accuracy: n > 0 ? sc / n : null},
-      flexible: {correct: fc, accuracy: f.length > 0 ? fc / f.length : null},
-      coverage: n > 0 ? scorable / n : null
+      n: of("strict", point).length,
+      definition: v1 ? "v1" : "lm-eval",
+      strict: readingTotals(of("strict", point)),
+      flexible: readingTotals(of("flexible", point)),
+      lenient: v1 ? null : readingTotals(of("lenient", point))
     };
   });
 }
