@@ -33,7 +33,8 @@ Exit codes:
   0    ok (collect: the bundle is VALID; gate: every bundle passes; verify: intact)
   2    bad config or usage
   3    target unreachable
-  4    finished but a verdict is not VALID (collect, gate) or the bundle is not intact (verify)
+  4    finished but a verdict is not VALID — INVALID or INCONCLUSIVE (collect, gate) — or the bundle is
+       not intact (verify); every command's codes: docs/exit-codes.md
   5    evidence could not be written (disk full, I/O error, unwritable folder)
   130  interrupted (Ctrl-C / SIGTERM); the bundle is sealed as interrupted
   1    internal error (a bug: please report it)`;

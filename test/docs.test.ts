@@ -27,3 +27,14 @@ describe("docs/evidence-format.md", () => {
       expect(missing).toEqual([]);
     });
 });
+
+describe("docs/exit-codes.md", () => {
+  const doc = readFileSync(join(import.meta.dirname, "..", "docs", "exit-codes.md"), "utf8");
+  it("documents every exit code and every command in one table", async () => {
+    const {EXIT} = await import("../collector/cliError.ts");
+    for (const code of Object.values(EXIT)) expect(doc, `code ${code}`).toMatch(new RegExp(`^\\| ${code} +\\|`, "m"));
+    const {buildProgram} = await import("../collector/cli.ts");
+    const program = await buildProgram();
+    for (const c of program.commands) expect(doc, c.name()).toContain(`| \`${c.name()}\``);
+  });
+});

@@ -7,12 +7,17 @@ import {defaultIo, type Io} from "./io.ts";
 
 export interface GateOptions {
   minGoodput?: string;
+  /** Kept for old pipelines: every verdict other than VALID fails now without it. */
   strict?: boolean;
+  /** Let INCONCLUSIVE pass (said on every such line); INVALID always fails. */
+  allowInconclusive?: boolean;
 }
 
 /**
- * `gate`: a CI check over bundles. Fails (exit 4) when a bundle is INVALID (with --strict: not VALID)
- * or a load point's goodput_pct is below --min-goodput (unknown goodput fails too), listing every reason.
+ * `gate`: a CI check over bundles. Fails (exit 4) when a bundle is not VALID — INVALID, or INCONCLUSIVE
+ * (too few samples, an overloaded client…: such a run must not pass a pipeline silently; the one rule of
+ * every command, docs/exit-codes.md) unless --allow-inconclusive says so explicitly — or when a load
+ * point's goodput_pct is below --min-goodput (unknown goodput fails too), listing every reason.
  */
 export async function gateCommand(dirs: readonly string[], o: GateOptions, io: Io): Promise<void> {
   let min: number | null = null;
@@ -26,7 +31,8 @@ export async function gateCommand(dirs: readonly string[], o: GateOptions, io: I
   const failures: string[] = [];
   for (const dir of dirs) {
     const report = await analyzeDir(dir);
-    const bad = o.strict ? report.verdict !== "VALID" : report.verdict === "INVALID";
+    const allowed = report.verdict === "INCONCLUSIVE" && o.allowInconclusive === true;
+    const bad = report.verdict !== "VALID" && !allowed;
     const why: string[] = [];
     if (bad) why.push(`verdict ${report.verdict}${report.verdict_reasons[0] ? `: ${report.verdict_reasons[0]}` : ""}`);
     if (min !== null) {
@@ -39,7 +45,7 @@ export async function gateCommand(dirs: readonly string[], o: GateOptions, io: I
       }
     }
     io.out(
-      `${why.length ? "FAIL" : "PASS"} ${report.bundle} (verdict ${report.verdict}, ${report.load_points.length} load points)`
+      `${why.length ? "FAIL" : "PASS"} ${report.bundle} (verdict ${report.verdict}${allowed ? ", allowed by --allow-inconclusive" : ""}, ${report.load_points.length} load points)`
     );
     for (const w of why) io.out(`  ${w}`);
     failures.push(...why.map((w) => `${report.bundle}: ${w}`));
@@ -50,9 +56,10 @@ export async function gateCommand(dirs: readonly string[], o: GateOptions, io: I
 export function register(program: Command): void {
   program
     .command("gate")
-    .description("CI gate over bundles: exit 0 only when every bundle passes (see --strict, --min-goodput)")
+    .description("CI gate over bundles: exit 0 only when every bundle is VALID and passes --min-goodput")
     .argument("<bundles...>", "bundle folders")
     .option("--min-goodput <pct>", "every load point's goodput_pct must be at least this percentage")
-    .option("--strict", "INCONCLUSIVE fails too (default: only INVALID fails)")
+    .option("--allow-inconclusive", "let INCONCLUSIVE bundles pass (said on their line); INVALID always fails")
+    .option("--strict", "accepted for old pipelines; INCONCLUSIVE fails by default now")
     .action(async (dirs: string[], o: GateOptions) => gateCommand(dirs, o, defaultIo()));
 }

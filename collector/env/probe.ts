@@ -3,6 +3,7 @@ import type {Effects} from "../effects.ts";
 import {HttpTextError} from "../httpText.ts";
 import {requestBody} from "../request/body.ts";
 import {authHeaders, baseHeaders} from "../request/headers.ts";
+import {parkedSockets} from "../request/pool.ts";
 import {sendStreamed, type RequestTarget} from "../request/send.ts";
 import {endpointUrl, joinUrl, serverRoot} from "../request/url.ts";
 import {engineFromMetrics} from "../telemetry/prometheus.ts";
@@ -32,6 +33,12 @@ export interface ServerProbe {
   stream: StreamProbe | null;
   /** Whether requests carry stream_options.continuous_usage_stats. */
   continuousUsage: boolean;
+  /**
+   * Whether the server kept the connection of the probe's streamed request open for reuse (null: not
+   * probed, e.g. one connection per request or no stream). llama-server closes every streamed connection
+   * although it announces Keep-Alive: reusing one then races its close.
+   */
+  keepsConnections: boolean | null;
   downgrade: string | null;
   capabilities: Record<string, unknown>;
 }
@@ -109,6 +116,7 @@ export async function probeServer(options: {
     tokenize: false,
     stream: null,
     continuousUsage: config.workload.continuous_usage === "on",
+    keepsConnections: null,
     downgrade: null,
     capabilities: {}
   };
@@ -168,6 +176,7 @@ export async function probeServer(options: {
     continuous_usage_requested: probe.continuousUsage,
     continuous_usage_sent: probe.stream ? probe.stream.usageSource === "server_continuous" : null,
     continuous_usage_downgrade: probe.downgrade,
+    keeps_connections: probe.keepsConnections,
     metrics: probe.metricsOk,
     metrics_url: probe.metricsUrl,
     metrics_error: probe.metricsError,
@@ -176,6 +185,9 @@ export async function probeServer(options: {
   };
   return probe;
 }
+
+/** How long after the probe's stream the pool is checked for its connection. */
+const KEEP_ALIVE_PROBE_MS = 100;
 
 async function probeStream(target: RequestTarget, config: RunConfig, probe: ServerProbe): Promise<void> {
   const t = {...target, timeouts: {...target.timeouts, totalMs: target.timeouts.totalMs ?? 120_000}};
@@ -203,6 +215,11 @@ async function probeStream(target: RequestTarget, config: RunConfig, probe: Serv
     r = await send(false);
   }
   const ok = r.httpStatus !== null && r.httpStatus >= 200 && r.httpStatus < 300 && r.events.length > 0;
+  if (ok && config.target.connection === "reuse" && r.transportError === null) {
+    // a server that closes a connection does it right after the response: after a moment, is it still parked?
+    await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_PROBE_MS));
+    probe.keepsConnections = parkedSockets(target.agent) > 0;
+  }
   probe.stream = {
     ok,
     httpStatus: r.httpStatus,

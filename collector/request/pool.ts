@@ -7,9 +7,14 @@ import {createAgent, type CreateConnection} from "../http/agent.ts";
 
 export interface Pool {
   /** The run's connections: keep-alive (`connection: reuse`) or one per request. */
-  agent: Agent;
+  readonly agent: Agent;
   /** A one-off pool that opens a fresh connection (for the one permitted re-send). */
   fresh: () => Agent;
+  /** How connections are used now, and why it differs from the config (null when it does not). */
+  readonly connection: "reuse" | "per_request";
+  readonly note: string | null;
+  /** Switches to one connection per request for the rest of the run (the server does not keep connections). */
+  perRequest(reason: string): void;
 }
 
 /** The connection pool of a run's target, from its config (TLS trust read from `tls.ca_file`). */
@@ -37,5 +42,33 @@ export async function openPool(
       ...(t.tls.insecure ? {rejectUnauthorized: false} : {}),
       ...(createConnection === undefined ? {} : {createConnection})
     });
-  return {agent: make(t.connection === "reuse"), fresh: () => make(false)};
+  let agent = make(t.connection === "reuse");
+  let connection = t.connection;
+  let note: string | null = null;
+  return {
+    get agent() {
+      return agent;
+    },
+    get connection() {
+      return connection;
+    },
+    get note() {
+      return note;
+    },
+    fresh: () => make(false),
+    perRequest(reason) {
+      if (connection === "per_request") return;
+      agent.destroy();
+      agent = make(false);
+      connection = "per_request";
+      note = reason;
+    }
+  };
+}
+
+/** Sockets the pool keeps open for reuse now. */
+export function parkedSockets(agent: Agent): number {
+  let n = 0;
+  for (const list of Object.values(agent.freeSockets)) n += list?.length ?? 0;
+  return n;
 }

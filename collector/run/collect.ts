@@ -1,4 +1,3 @@
-import type http from "node:http";
 import {join} from "node:path";
 
 import {isOpenLoop, loadBlocks, type RunConfig} from "../../src/analysis/schema/config.ts";
@@ -19,7 +18,7 @@ import {createRedactor, envSecrets, urlSecrets, type Redactor} from "../env/reda
 import type {CreateConnection} from "../http/agent.ts";
 import type {Pacer} from "../http/pacer.ts";
 import {requestBody} from "../request/body.ts";
-import {openPool} from "../request/pool.ts";
+import {openPool, type Pool} from "../request/pool.ts";
 import {redactRecord, toRecord} from "../request/record.ts";
 import {requestTarget, sendStreamed, type RequestTarget} from "../request/send.ts";
 import type {StreamFn, StreamResult} from "../request/types.ts";
@@ -122,13 +121,12 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
     );
   });
   const pool = await openPool(config, fx.files, o.createConnection);
-  const agent = pool.agent;
   const target = requestTarget(config, {
     stream: o.stream,
     apiKey,
     origin,
     clock: () => fx.clock.nowNs(),
-    agent,
+    agent: pool.agent,
     freshAgent: pool.fresh,
     redact
   });
@@ -146,14 +144,14 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       startWall,
       rel,
       control,
-      agent,
+      pool,
       target,
       graceMs
     });
   } finally {
     offSignals();
     control.dispose();
-    agent.destroy();
+    pool.agent.destroy();
   }
 }
 
@@ -166,7 +164,7 @@ interface Ctx extends CollectOptions {
   startWall: number;
   rel: (t?: bigint) => number;
   control: RunControl;
-  agent: http.Agent;
+  pool: Pool;
   target: RequestTarget;
   graceMs: number;
 }
@@ -189,6 +187,13 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
       `the probe request did not stream (status ${probe.stream.httpStatus ?? "none"}: ${probe.stream.error ?? "no events"}); collecting anyway`
     );
   if (probe.downgrade) fx.log.warn(probe.downgrade);
+  if (probe.keepsConnections === false) {
+    c.pool.perRequest(
+      "the server closed the probe's connection right after its streamed response although it announces keep-alive: one connection per request (reusing one would race its close)"
+    );
+    c.target = {...c.target, agent: c.pool.agent};
+    fx.log.warn(c.pool.note!);
+  }
   if (c.control.stopped)
     throw new CliError("interrupted before the run started: no bundle written", {exitCode: EXIT.interrupted});
 
@@ -276,8 +281,9 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
     collector,
     configSha256: sha256Hex(resolvedYaml),
     capture: {
-      connection: config.target.connection,
-      keepAliveIdleMs: config.target.connection === "reuse" ? config.target.keep_alive_ms : null,
+      connection: c.pool.connection,
+      ...(c.pool.note === null ? {} : {connectionNote: c.pool.note}),
+      keepAliveIdleMs: c.pool.connection === "reuse" ? config.target.keep_alive_ms : null,
       payloadBytes: config.output.payload_bytes,
       closeMs: config.target.timeouts.close_ms
     },
@@ -399,7 +405,7 @@ function startTelemetry(c: Ctx, writer: BundleWriter, probe: ServerProbe, anchor
   const interval = config.telemetry.interval_ms;
   const sockets = () => {
     let n = 0;
-    for (const group of [c.agent.sockets, c.agent.freeSockets])
+    for (const group of [c.pool.agent.sockets, c.pool.agent.freeSockets])
       for (const arr of Object.values(group)) n += arr?.length ?? 0;
     return n;
   };

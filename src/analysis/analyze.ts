@@ -161,8 +161,8 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   };
   let eluSum = 0;
   let eluN = 0;
-  const server: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null};
-  const gpu: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null};
+  const server: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null, unavailable: null};
+  const gpu: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null, unavailable: null};
   const scrapes: ServerScrape[] = [];
   const gpuSamples: GpuSample[] = [];
   const quality: QualityRecord[] = [];
@@ -185,6 +185,11 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     const stream = source.open(path);
     if (!stream) continue;
     const tally = (t: TelemetryFacts, ok: boolean, error: string | null) => {
+      // the tool absent (nvidia-smi not installed): recorded once as unavailable, telemetry not captured
+      if (!ok && error !== null && /\bnot found\b|ENOENT/i.test(error)) {
+        t.unavailable = error;
+        return;
+      }
       t.scrapes++;
       if (!ok) {
         t.failed++;
@@ -311,7 +316,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   const gates = evaluateGates(GATES, ctx);
   const {verdict, reasons} = verdictOf(GATES, gates);
 
-  const loadPoints: PointReport[] = ctx.points.map((f) => pointReport(f, gates));
+  const loadPoints: PointReport[] = ctx.points.map((f) => pointReport(f, gates, config.gates.token_tolerance));
 
   const report: Report = {
     bundle: manifest?.bundleId ?? source.id,
@@ -363,16 +368,17 @@ const COUNT_BASED = new Set([
 ]);
 
 /** The caveat of count-based metrics when the server's counts and the stream disagree (G8), else null. */
-function countCaveat(f: PointFacts): string | null {
+function countCaveat(f: PointFacts, tol: number): string | null {
   const t = f.tokens;
-  const bad = t.undercount + t.contradicted + t.unverified;
-  if (bad === 0) return null;
+  const surplus = t.sumOutNoDeltas > t.sumStreamNoDeltas * (1 + tol);
+  const bad = t.undercount + t.contradicted + (surplus ? t.unverified : 0);
+  if (bad === 0 && !surplus) return null;
   return `output token counts of ${bad}/${t.checked} requests disagree with the stream (server Σ ${t.sumOut} vs stream Σ ${t.sumStream}; G8): values computed from the server's counts`;
 }
 
-function pointReport(f: PointFacts, gates: Report["gates"]): PointReport {
+function pointReport(f: PointFacts, gates: Report["gates"], tolerance: number): PointReport {
   const metrics: Record<string, MetricValue> = {};
-  const caveat = countCaveat(f);
+  const caveat = countCaveat(f, tolerance);
   for (const [id, values] of f.columns) {
     const s: SummaryValue = summarize(values);
     if (f.repeats.length >= 2 && REQUEST_IDS.has(id)) {

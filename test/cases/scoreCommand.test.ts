@@ -59,7 +59,7 @@ describe("inferscope score", () => {
     expect(byScorer("gsm8k_flexible")).toEqual(["pass", "pass", "fail", "fail", "fail", "fail", "fail"]);
     expect(byScorer("gsm8k_lenient")).toEqual(["pass", "pass", "fail", "fail", "fail", "pass", "fail"]);
     expect(items.find((i) => i.id === "g")!.reason).toBe("no usable response: http 500");
-    expect(out.quality_version).toBe("1");
+    expect(out.quality_version).toBe("2");
     expect(out.lm_eval_commit).toBe(LM_EVAL_COMMIT);
   });
 

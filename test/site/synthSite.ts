@@ -13,6 +13,7 @@ import {
   type SynthShape
 } from "../../scripts/lib/synth.ts";
 import type {Environment, GpuSample, QualityRecord, RequestRecord, ServerScrape} from "../../src/analysis/index.ts";
+import {QUALITY_VERSION} from "../../src/analysis/schema/versions.ts";
 
 export const HOSTILE = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2">`;
 
@@ -124,7 +125,7 @@ export async function writeSiteBundle(root: string, spec: SiteBundleSpec): Promi
         ...Array.from({length: spec.quality.notEvaluated ?? 0}, () => "not_evaluated" as const)
       ].map((verdict, i) => ({
         seq: i,
-        qualityVersion: "1",
+        qualityVersion: QUALITY_VERSION,
         caseId: "case_11_instructions",
         scorer: spec.quality!.scorer,
         itemId: `item-${i}`,

@@ -52,7 +52,10 @@ export interface DerivedRequest {
   multiTokenEvents: number;
   /** Events with a non-empty delta (each carries at least one token): a lower bound of the output. */
   nonEmptyEvents: number;
-  /** The stream's own count: Σ per-event deltas when known, else one token per token-bearing event. */
+  /**
+   * The stream's own count: Σ per-event deltas when known, else one token per streamed event that can carry
+   * one (token-bearing events and empty-text events).
+   */
   streamTokens: number;
   /** The server counted tokens that the stream delivered as empty text only (partial UTF-8 held back). */
   emptyText: boolean;
@@ -172,7 +175,9 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
       tEnd = lastEvent;
     }
   }
-  const streamTokens = deltasKnown ? deltaSum : tokenIdx.length;
+  // empty-text events that were not taken as token events can still each hold a token the server counts
+  const uncountedEmpties = emptyText ? 0 : empties - tokenIdx.filter((i) => events[i]![2] === emptyKind).length;
+  const streamTokens = deltasKnown ? deltaSum : tokenIdx.length + uncountedEmpties;
   return {
     record: r,
     outcome,

@@ -69,7 +69,7 @@ export const telemetryCompleteness: BundleGate = {
       ["GPU", ctx.gpu]
     ] as const) {
       if (t.scrapes === 0) {
-        parts.push(`${name}: not captured`);
+        parts.push(`${name}: not captured${t.unavailable === null ? "" : ` (${t.unavailable})`}`);
         continue;
       }
       any = true;

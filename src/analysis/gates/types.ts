@@ -43,6 +43,8 @@ export interface TelemetryFacts {
   scrapes: number;
   failed: number;
   firstError: string | null;
+  /** Why the telemetry source does not exist on the host (e.g. "nvidia-smi not found"), or null. */
+  unavailable: string | null;
 }
 
 export interface GateContext {

@@ -283,8 +283,8 @@ function gsm8kTotals(records: readonly QualityRecord[]): Gsm8kTotals[] {
     scored.filter((r) => r.scorer === `gsm8k_${mode}` && r.point === point);
   const gsm = records.filter((r) => /^gsm8k_(strict|flexible|lenient)$/.test(r.scorer));
   return points(gsm).map((point) => {
-    // the current scorer writes a gsm8k_lenient record beside every strict and flexible one
-    const v1 = !gsm.some((r) => r.point === point && r.scorer === "gsm8k_lenient");
+    // QUALITY_VERSION 1 scored the old readings under the names strict and flexible (and no lenient)
+    const v1 = gsm.some((r) => r.point === point && r.qualityVersion === "1");
     return {
       point,
       n: of("strict", point).length,

@@ -129,6 +129,10 @@ export const Capture = z
     connection: z
       .enum(["reuse", "per_request"])
       .describe("reuse = keep-alive connections (v1 bundles: per_request, one fresh connection per request)"),
+    connectionNote: z
+      .string()
+      .optional()
+      .describe("why the connections differ from the config's (e.g. the server closes each connection)"),
     keepAliveIdleMs: z
       .number()
       .int()

@@ -11,4 +11,5 @@ export const SCHEMA_VERSION = 2 as const;
 export const MEASURE_VERSION = "2";
 /** 2: the counted-token end of a request, empty-text tokens, hung streams, prefill span, dispatch lag from tCall, … (docs/methodology). */
 export const ANALYZER_VERSION = "2";
-export const QUALITY_VERSION = "1";
+/** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */
+export const QUALITY_VERSION = "2";

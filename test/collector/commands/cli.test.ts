@@ -179,20 +179,28 @@ describe("inferscope CLI", () => {
     expect(readFileSync(path, "utf8")).toBe(""); // closed loop: an empty schedule, still digested
   });
 
-  it("gate: INVALID fails; INCONCLUSIVE fails only with --strict; --min-goodput checks every point", async () => {
-    const pass = memoryIo();
-    await gateCommand([valid, inconclusive], {}, pass);
-    expect(pass.lines.filter((l) => l.startsWith("PASS"))).toHaveLength(2);
+  it("gate: every verdict but VALID fails unless --allow-inconclusive; --min-goodput checks every point", async () => {
     const good = memoryIo();
-    await gateCommand([valid], {minGoodput: "90", strict: true}, good);
+    await gateCommand([valid], {minGoodput: "90"}, good);
     expect(good.lines).toEqual([expect.stringMatching(/^PASS .*verdict VALID/)]);
 
-    const strict = spawnCli(["gate", valid, inconclusive, "--strict"]);
+    // INCONCLUSIVE (too few samples, an overloaded client) fails a pipeline like collect's exit 4 does
+    const plain = spawnCli(["gate", valid, inconclusive]);
+    expect((await plain.exit).code).toBe(4);
+    expect(plain.stdout()).toMatch(/^PASS .*verdict VALID/m);
+    expect(plain.stdout()).toMatch(/FAIL .*cli.*verdict INCONCLUSIVE/);
+    const strict = spawnCli(["gate", valid, inconclusive, "--strict"]); // the old flag is accepted and changes nothing
     expect((await strict.exit).code).toBe(4);
-    expect(strict.stdout()).toMatch(/FAIL .*cli.*verdict INCONCLUSIVE/);
+
+    const allowed = memoryIo();
+    await gateCommand([valid, inconclusive], {allowInconclusive: true}, allowed);
+    expect(allowed.lines.filter((l) => l.startsWith("PASS"))).toHaveLength(2);
+    expect(allowed.lines.join("\n")).toMatch(/INCONCLUSIVE, allowed by --allow-inconclusive/);
 
     const goodput = memoryIo();
-    const e = await gateCommand([inconclusive], {minGoodput: "90"}, goodput).catch((x: unknown) => x);
+    const e = await gateCommand([inconclusive], {minGoodput: "90", allowInconclusive: true}, goodput).catch(
+      (x: unknown) => x
+    );
     // without token counts the ITL clause cannot be judged: goodput is unknown, and unknown fails a minimum
     expect(goodput.lines.join("\n")).toMatch(/concurrency-2: goodput (unknown|\d)/);
     expect(e instanceof CliError ? e.exitCode : 0).toBe(4);
