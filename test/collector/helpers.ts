@@ -17,7 +17,7 @@ import {
   type Logger,
   type Signals
 } from "../../collector/effects.ts";
-import {collect, type CollectOutcome} from "../../collector/run/collect.ts";
+import {collect, type CollectOptions, type CollectOutcome} from "../../collector/run/collect.ts";
 
 /** A logger that keeps its lines (tests assert on warnings). */
 export function memoryLogger(): Logger & {lines: string[]} {
@@ -101,9 +101,10 @@ export function testConfig(url: string, patch: Partial<RunConfigInput> & Record<
 export async function collectAndAnalyze(
   config: RunConfig,
   out: string,
-  fx: Effects = testEffects()
+  fx: Effects = testEffects(),
+  extra: Pick<CollectOptions, "createConnection"> = {}
 ): Promise<{outcome: CollectOutcome; report: Report}> {
-  const outcome = await collect({config, fx, ...defaultCollectDeps, outParent: out});
+  const outcome = await collect({config, fx, ...defaultCollectDeps, outParent: out, ...extra});
   const report = await analyzeBundle(fsBundle(outcome.dir), {keepRows: true});
   return {outcome, report};
 }
