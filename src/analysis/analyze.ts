@@ -12,9 +12,16 @@ import type {BundleSource, FileStream} from "./ingest/source.ts";
 import {bundleMeta} from "./meta.ts";
 import {CaseAccumulator} from "./quality/cases.ts";
 import {qualitySummary} from "./quality/summary.ts";
-import {canonicalView, sourceComparison, type PointInput} from "./peers/sourceComparison.ts";
+import {canonicalView, importCaveats, sourceComparison, type PointInput} from "./peers/sourceComparison.ts";
 import {REQUEST_METRICS, RUN_METRIC_DEFS} from "./metrics/registry.ts";
-import type {Report, PointReport, RunMetricValue, MetricValue, SummaryValue} from "./report.ts";
+import {
+  isSummary as isSummaryValue,
+  type Report,
+  type PointReport,
+  type RunMetricValue,
+  type MetricValue,
+  type SummaryValue
+} from "./report.ts";
 import {loadBlocks, type RunConfig} from "./schema/config.ts";
 import type {LoadPoint, Manifest} from "./schema/manifest.ts";
 import {
@@ -344,6 +351,12 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     const comparison = sourceComparison(sources, inputs);
     report.source_comparison = comparison.rows;
     issues.push(...comparison.issues);
+    for (const c of importCaveats(sources))
+      for (const p of report.load_points) {
+        const m = c.point === null || c.point === p.id ? p.metrics[c.metric] : undefined;
+        if (m !== undefined && (isSummaryValue(m) ? m.n > 0 : m.value !== null))
+          m.note = m.note === undefined ? c.note : `${m.note}; ${c.note}`;
+      }
   }
   if (options.keepRows) report.rows = facts.flatMap((f) => f.rows);
   if (options.keepSeries) {

@@ -86,6 +86,11 @@ export interface RowSpec {
   codes: ReasonCode[];
   /** One line: why canonical differs from reported when it does. */
   why?: string;
+  /**
+   * A definition difference the numbers cannot show (ours is recomputed from the same per-request values):
+   * always stated, with the code `definition`.
+   */
+  caveat?: string;
 }
 
 const pct = (d: number): string => `${(d * 100).toPrecision(3)} %`;
@@ -122,6 +127,10 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
   }
   const c = s.canonical;
   if (c && c.value === null && c.note) notes.push(`canonical: ${c.note}`);
+  if (s.caveat !== undefined) {
+    codes.add("definition");
+    notes.push(`definition: ${s.caveat}`);
+  }
   const ref = s.reported ?? r.value;
   if (c && c.value !== null && ref !== null && relDiff(ref, c.value) > TOLERANCE) {
     const own = s.codes.length ? s.codes : (["definition"] as ReasonCode[]);

@@ -100,3 +100,4 @@ export {recomputeAiperf} from "./aiperf.ts";
 export {recomputeGuidellm} from "./guidellm.ts";
 export {recomputeLlmperf} from "./llmperf.ts";
 export {recomputeInferscopeV1} from "./inferscopeV1.ts";
+export {VLLM_CHAT_TTFT_CAVEAT} from "./vllmLike.ts";

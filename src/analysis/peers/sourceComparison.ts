@@ -9,7 +9,7 @@ import {compareGenaiPerf} from "./genaiPerf.ts";
 import {compareGuidellm} from "./guidellm.ts";
 import {compareInferscopeV1} from "./inferscopeV1.ts";
 import {compareLlmperf} from "./llmperf.ts";
-import {compareVllmLike} from "./vllmLike.ts";
+import {compareVllmLike, VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat} from "./vllmLike.ts";
 
 export type {SourceComparisonRow} from "./compare.ts";
 
@@ -22,6 +22,26 @@ const COMPARE: Record<string, (input: ComparisonInput) => SourceComparisonRow[]>
   llmperf: compareLlmperf,
   "inferscope-v1": compareInferscopeV1
 };
+
+/**
+ * Caveats an import puts on our own metrics, per load point (null: every point): what a reader of the
+ * number must know because of how the source tool measured it.
+ */
+export function importCaveats(
+  sources: readonly SourceRecord[]
+): {point: string | null; metric: string; note: string}[] {
+  const out: {point: string | null; metric: string; note: string}[] = [];
+  for (const s of sources) {
+    const agg = (s.aggregates !== null && typeof s.aggregates === "object" ? s.aggregates : {}) as Record<
+      string,
+      unknown
+    >;
+    if (s.tool === "vllm" && vllmMaybeChat(agg))
+      for (const metric of ["ttft_ms", "ttft_content_ms", "prefill_tok_s"])
+        out.push({point: s.point, metric, note: VLLM_CHAT_TTFT_CAVEAT});
+  }
+  return out;
+}
 
 /** Our canonical values of one load point, read from the analyzer's per-point facts. */
 export function canonicalView(f: PointFacts): CanonicalView {

@@ -277,6 +277,7 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
     notes.add("SGLang counts the requested output length as tokens when the server sends no usage");
   else if (generationOf(flavor, runs[0]!.raw) === "2024")
     notes.add("vLLM 2024 clients re-tokenize the generated text to count output tokens");
+  if (flavor === "vllm" && vllmMaybeChat(runs[0]!.raw)) notes.add(VLLM_CHAT_TTFT_CAVEAT);
   return {
     ok: true,
     value: {
@@ -343,6 +344,19 @@ const WHY: Record<"ttft" | "tpot" | "itl" | "e2e", {codes: ReasonCode[]; why: st
     why: "our e2e_ms ends at the last token event; theirs when their client stopped the clock"
   }
 };
+
+/**
+ * vLLM's client takes the first SSE chunk that has `choices` as the first token — on the chat endpoint a
+ * role-only chunk counts (vLLM issue #15106; the content check of PR #3768 is gone from the refactored
+ * client). Its per-request TTFT then ends at the role chunk, and so does every TTFT recomputed from it.
+ */
+export const VLLM_CHAT_TTFT_CAVEAT =
+  "vLLM's chat client counts the first chunk with choices as the first token, a role-only chunk included (vLLM issue #15106): where the server sends the role chunk early, this TTFT — and ttft_ms recomputed from its per-request first-token times — ends before the first content token";
+
+/** Whether a vLLM result was measured on the chat endpoint (or may have been: unknown counts as chat). */
+export function vllmMaybeChat(aggregates: Record<string, unknown>): boolean {
+  return !(aggregates.endpoint_type === "openai" || aggregates.backend === "vllm");
+}
 
 /** Per-request values each family is computed from, in ms. */
 function familyValues(family: "ttft" | "tpot" | "itl" | "e2e", ok: readonly DerivedRequest[]) {
@@ -587,6 +601,7 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
       const stat = parseStat(label)!;
       const reported = allFailed ? null : value;
       const rec = recomputeVllmStat(family, stat, requests, {latenciesS: facts.latenciesS, meanLatencyMs});
+      const roleChunk = family === "ttft" && flavor === "vllm" && vllmMaybeChat(agg);
       const why = WHY[family];
       rows.push(
         finishRow({
@@ -601,7 +616,8 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
             typeof stat === "string" && stat !== "median"
               ? why.codes.filter((c) => c !== "percentile_method")
               : why.codes,
-          why: why.why
+          why: why.why,
+          ...(roleChunk ? {caveat: VLLM_CHAT_TTFT_CAVEAT} : {})
         })
       );
     }
