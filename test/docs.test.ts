@@ -38,3 +38,22 @@ describe("docs/exit-codes.md", () => {
     for (const c of program.commands) expect(doc, c.name()).toContain(`| \`${c.name()}\``);
   });
 });
+
+describe("version history", () => {
+  it("every current contract version has an entry saying what it changed (the methodology page prints them)", async () => {
+    const v = await import("../src/analysis/schema/versions.ts");
+    const {VERSION_HISTORY} = await import("../src/analysis/versionHistory.ts");
+    const current = {
+      schema: String(v.SCHEMA_VERSION),
+      measure: v.MEASURE_VERSION,
+      analyzer: v.ANALYZER_VERSION,
+      quality: v.QUALITY_VERSION
+    };
+    for (const [contract, version] of Object.entries(current)) {
+      const entry = VERSION_HISTORY.find((h) => h.contract === contract && h.version === version);
+      if (version === "1") continue; // the first version is the baseline, described by the docs themselves
+      expect(entry, `${contract} ${version}`).toBeDefined();
+      expect(entry!.changes.every((c) => c.en.length > 20 && c.zh.length > 10)).toBe(true);
+    }
+  });
+});

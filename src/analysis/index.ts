@@ -74,3 +74,4 @@ export {
   type Ranked,
   type Selection
 } from "./select/select.ts";
+export {VERSION_HISTORY, type VersionChange} from "./versionHistory.ts";

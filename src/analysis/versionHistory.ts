@@ -1,0 +1,74 @@
+import type {Bilingual} from "./metrics/types.ts";
+
+/**
+ * What each version of a contract changed (schema/versions.ts says what each contract covers). The
+ * methodology page prints this list; a bump without an entry here fails test/docs.test.ts.
+ */
+export interface VersionChange {
+  contract: "schema" | "measure" | "analyzer" | "quality";
+  version: string;
+  changes: Bilingual[];
+}
+
+export const VERSION_HISTORY: readonly VersionChange[] = [
+  {
+    contract: "schema",
+    version: "2",
+    changes: [
+      {
+        en: "Requests record the client's start (tCallNs), TCP connect and TLS times, connection reuse and earlier attempts; each SSE event keeps its first payload bytes; event kind `empty` and transport error `close_timeout`; the manifest says how connections were used (`capture`). Version 1 bundles stay readable.",
+        zh: "请求记录客户端开始时刻（tCallNs）、TCP 连接与 TLS 时刻、连接复用以及之前的尝试；每个 SSE 事件保留其载荷的前若干字节；新增事件类型 `empty` 与传输错误 `close_timeout`；清单说明连接的使用方式（`capture`）。v1 证据包仍可读取。"
+      }
+    ]
+  },
+  {
+    contract: "measure",
+    version: "2",
+    changes: [
+      {
+        en: "Connections are reused by default (keep-alive with an idle bound below the server's); a server that closes every streamed connection is detected by the probe and then gets one connection per request. Connect and TLS time are recorded apart from the dispatch; a stream held open after its terminal marker is closed after timeouts.close_ms.",
+        zh: "默认复用连接（keep-alive，空闲上限低于服务器的）；探测会发现每次流式响应后都关闭连接的服务器，此时每个请求使用一个新连接。连接与 TLS 时间与发送时刻分开记录；在结束标记后仍保持打开的流在 timeouts.close_ms 后关闭。"
+      }
+    ]
+  },
+  {
+    contract: "analyzer",
+    version: "2",
+    changes: [
+      {
+        en: "The counted tokens end where the server's count ends: a natural stop's finish chunk that carries the end-of-sequence token ends E2E and the decode span (TPOT for 20 one-token chunks plus an EOS on the finish chunk is (t_finish − t_first)/20, not over the 20th chunk).",
+        zh: "计数的 token 在服务器计数结束处结束：自然停止时携带结束 token 的 finish 块结束 E2E 与解码区间（20 个单 token 块加 finish 块上的结束 token，TPOT 为 (t_finish − t_first)/20，而不是到第 20 个块）。"
+      },
+      {
+        en: "Tokens the server counts and streams as empty text (held-back partial UTF-8) are tokens: such a request is a success, its empty text disclosed by G8.",
+        zh: "服务器计数并以空文本流出的 token（被扣留的不完整 UTF-8）也是 token：这样的请求算成功，空文本由 G8 披露。"
+      },
+      {
+        en: "A stream the server keeps open after its terminal marker is a success that ends at its last event (the window and rates stay honest); the new gate G29 makes the point inconclusive.",
+        zh: "服务器在结束标记后仍保持打开的流算成功，并以其最后一个事件为结束（窗口与速率保持真实）；新门禁 G29 使该负载点结论不确定。"
+      },
+      {
+        en: "G8 checks the server's output count against the stream both ways; G5 compares the schedule with the declared target rate; G21 judges the actual dispatches; G4 needs the floor of the SLO percentile; G13, G14 and G24 no longer pass without evidence.",
+        zh: "G8 双向核对服务器的输出计数与流；G5 将计划与声明的目标速率比较；G21 依据实际发送判断；G4 需要 SLO 分位数的下限；G13、G14 与 G24 不再在没有证据时通过。"
+      },
+      {
+        en: "dispatch_lag_ms is the client's own lateness (t_call − t_sched); connect and TLS are connection_setup_ms. prefill_tok_s runs from the dispatch to the first token without cached prompt tokens; the server's own prefill and decode rates are shown beside ours.",
+        zh: "dispatch_lag_ms 是客户端自身的延迟（t_call − t_sched）；连接与 TLS 计入 connection_setup_ms。prefill_tok_s 从实际发送算到首 token，且不计缓存的提示 token；服务器自身的预填充与解码速率与本工具的并列显示。"
+      },
+      {
+        en: "Goodput and case SLO pass rates keep unjudgeable requests in the denominator as misses; per-request metrics get an across-repeat stability from per-repeat medians; total_throughput_tok_s is renamed input_output_throughput_tok_s (the old --json key stays as an alias for one version).",
+        zh: "Goodput 与用例 SLO 通过率把无法判定的请求留在分母中计为未达标；按请求的指标依据每轮中位数给出跨轮稳定性；total_throughput_tok_s 更名为 input_output_throughput_tok_s（--json 中旧键名作为别名保留一个版本）。"
+      }
+    ]
+  },
+  {
+    contract: "quality",
+    version: "2",
+    changes: [
+      {
+        en: "GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract (its regexes, first/last match and exact-match normalisation); the earlier reading is kept as gsm8k_lenient.",
+        zh: "GSM8K 的 strict 与 flexible 即 lm-evaluation-harness 的 strict-match 与 flexible-extract（其正则、取第一个/最后一个匹配以及 exact-match 归一化）；此前的读法保留为 gsm8k_lenient。"
+      }
+    ]
+  }
+];
