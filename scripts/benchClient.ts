@@ -33,6 +33,7 @@ import {
 } from "../collector/http/index.ts";
 import type {SseEvent} from "../src/analysis/schema/records.ts";
 import {exponentialCdf, ksTest, mulberry32} from "../src/analysis/stats/index.ts";
+import {collectTiming, type ServerTimes} from "./lib/collectTiming.ts";
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has("--quick");
@@ -60,6 +61,8 @@ interface ServerChild {
   child: ChildProcess;
   /** Send times (ns relative to our origin) of every SSE event, per request id; waits until each id ended. */
   events(ids: readonly string[]): Promise<Map<string, number[]>>;
+  /** The server's receipt time and event send times (absolute ns), per request id; waits until each id ended. */
+  times(ids: readonly string[]): Promise<Map<string, ServerTimes>>;
   stop(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ async function startServer(logFile: string): Promise<ServerChild> {
   });
   if (PIN) pin(child.pid!, cpus().length - 1);
   const times = new Map<string, number[]>();
+  const absolute = new Map<string, ServerTimes>();
   const ended = new Set<string>();
   let offset = 0;
   let partial = "";
@@ -95,7 +99,11 @@ async function startServer(logFile: string): Promise<ServerChild> {
     partial = lines.pop()!;
     for (const line of lines) {
       const e = JSON.parse(line) as {requestId: string; tNs: string; events: number; what: string};
-      if (e.what !== "data" && e.what !== "headers") ended.add(e.requestId);
+      let abs = absolute.get(e.requestId);
+      if (abs === undefined) absolute.set(e.requestId, (abs = {received: null, events: []}));
+      if (e.what === "received") abs.received = BigInt(e.tNs);
+      else if (e.what !== "data" && e.what !== "headers") ended.add(e.requestId);
+      for (let i = 0; i < e.events; i++) abs.events.push(BigInt(e.tNs));
       if (e.events === 0) continue;
       let a = times.get(e.requestId);
       if (a === undefined) times.set(e.requestId, (a = []));
@@ -116,6 +124,23 @@ async function startServer(logFile: string): Promise<ServerChild> {
       const out = new Map<string, number[]>();
       for (const id of ids) {
         out.set(id, times.get(id) ?? []);
+        times.delete(id);
+        absolute.delete(id);
+        ended.delete(id);
+      }
+      return out;
+    },
+    async times(ids) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        readNew();
+        if (ids.every((id) => ended.has(id)) || Date.now() > deadline) break;
+        await sleep(20);
+      }
+      const out = new Map<string, ServerTimes>();
+      for (const id of ids) {
+        out.set(id, absolute.get(id) ?? {received: null, events: []});
+        absolute.delete(id);
         times.delete(id);
         ended.delete(id);
       }
@@ -536,6 +561,51 @@ async function main(): Promise<void> {
       )
     );
 
+    // (a2) the same definition through collect() itself, in both connection modes (issue 10 item 5)
+    const collectRows: Row[] = [];
+    const collectAcc: Record<string, number | null> = {};
+    for (const mode of ["reuse", "per_request"] as const)
+      for (const concurrency of [1, 100]) {
+        const runs: Awaited<ReturnType<typeof collectTiming>>[] = [];
+        for (let k = 0; k < reps; k++)
+          runs.push(
+            await collectTiming({
+              url,
+              mode,
+              concurrency,
+              requests: concurrency === 1 ? (QUICK ? 20 : 40) : QUICK ? 200 : 400,
+              fakeOptions: {ttftMs: 20, tokenIntervalMs: concurrency === 1 ? 5 : 10},
+              serverTimes: (ids) => server.times(ids)
+            })
+          );
+        const p50 = medianOf(runs.map((r) => pct(r.errors, 0.5)));
+        collectAcc[`${mode}-${concurrency}`] = p50;
+        collectRows.push({
+          cells: [
+            mode,
+            String(concurrency),
+            `${runs[0]!.requests} × ${reps}`,
+            f(p50, 3),
+            f(medianOf(runs.map((r) => pct(r.errors, 0.99))), 3),
+            f(medianOf(runs.map((r) => pct(r.setupMs, 0.5))), 3),
+            String(runs.reduce((a, r) => a + r.reused, 0)),
+            String(runs.reduce((a, r) => a + r.failed, 0))
+          ]
+        });
+      }
+    say(
+      `\n### (a2) Timing error through \`collect\`, both connection modes (ms; median over ${reps} run${reps > 1 ? "s" : ""})\n`
+    );
+    say(
+      "error = (client first token − client start `tCallNs`) − (server first-token send − server receipt); per_request also subtracts the recorded connect time (`tConnNs − tCallNs`). The whole collector runs: request builder, pool, telemetry monitors, writer.\n"
+    );
+    say(
+      table(
+        ["connections", "streams", "requests × runs", "error p50", "error p99", "setup p50", "reused", "unmatched"],
+        collectRows
+      )
+    );
+
     // (b) events per CPU-second: ours (full raw capture) vs bare node:http vs fetch, two regimes
     const regimes = [
       {name: "paced", concurrency: 100, maxTokens: QUICK ? 100 : 200, options: {ttftMs: 0, tokenIntervalMs: 5}},
@@ -907,7 +977,33 @@ async function main(): Promise<void> {
         ]
       }
     ];
-    say("\n### Goals (issue 3)\n");
+    goals.push(
+      {
+        cells: [
+          "timing error p50 through collect, 1 stream, reuse",
+          "≤ 0.5 ms",
+          `${f(collectAcc["reuse-1"] ?? null, 3)} ms`,
+          yes((collectAcc["reuse-1"] ?? Infinity) <= 0.5)
+        ]
+      },
+      {
+        cells: [
+          "timing error p50 through collect, 100 streams, reuse",
+          "≤ 1 ms",
+          `${f(collectAcc["reuse-100"] ?? null, 3)} ms`,
+          yes((collectAcc["reuse-100"] ?? Infinity) <= 1)
+        ]
+      },
+      {
+        cells: [
+          "the same, one connection per request, connect subtracted (1 / 100 streams)",
+          "≤ 0.5 / ≤ 1 ms",
+          `${f(collectAcc["per_request-1"] ?? null, 3)} / ${f(collectAcc["per_request-100"] ?? null, 3)} ms`,
+          yes((collectAcc["per_request-1"] ?? Infinity) <= 0.5 && (collectAcc["per_request-100"] ?? Infinity) <= 1)
+        ]
+      }
+    );
+    say("\n### Goals (issues 3 and 10)\n");
     say(table(["goal", "target", "measured", "met"], goals));
     say(
       `\nTotal bench time ${((Date.now() - t0) / 1000).toFixed(0)} s; 1-minute load average ${load0.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (other work shares these cores).`
