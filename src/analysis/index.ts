@@ -16,7 +16,7 @@ export {
   RUN_METRIC_DEFS,
   SAMPLE_METRICS
 } from "./metrics/registry.ts";
-export type {MetricDef, Bilingual} from "./metrics/types.ts";
+export type {MetricDef, Bilingual, RequestMetric} from "./metrics/types.ts";
 export {
   isSummary,
   type Report,

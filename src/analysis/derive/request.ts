@@ -139,13 +139,14 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
   // The end-of-sequence token of a natural stop arrives with the finish chunk after the last text: the
   // counted tokens end there. Known exactly from per-event deltas; without them, when the server counted
   // more tokens than the stream showed events and the stop was not a length limit.
+  // A model that stops at once (its first token is the end-of-sequence token) streams only that finish
+  // chunk: the server counted one token and the answer is complete, and empty.
   let eosOnFinish = false;
   const lastToken = tokenIdx.at(-1) ?? -1;
-  if (lastFinish > lastToken && lastToken >= 0) {
+  if (lastFinish > lastToken) {
     const delta = events[lastFinish]![3];
-    if (
-      deltasKnown ? delta !== null && delta >= 1 : out !== null && out > tokenIdx.length && r.finishReason !== "length"
-    )
+    const natural = r.finishReason !== null && r.finishReason !== "length";
+    if (deltasKnown ? delta !== null && delta >= 1 : natural && out !== null && out > tokenIdx.length)
       eosOnFinish = true;
   }
   if (eosOnFinish) tokenIdx.push(lastFinish);

@@ -84,3 +84,29 @@ describe("a hang after the finish reason keeps the request a success and the win
     expect(r.verdict, r.verdict_reasons.join("\n")).toBe("INCONCLUSIVE");
   });
 });
+
+describe("a model that stops at once (busy-machine flake of the real case suite)", () => {
+  it("a stream of only a 'stop' finish chunk with usage 1 is a success with an empty answer", async () => {
+    // the first (and only) generated token is the end-of-sequence token: it rides on the finish chunk at 40 ms
+    const r = await analyzeSpec({
+      requests: [
+        request("a", 0, [ev(10, "role"), ev(40, "finish"), ev(40.1, "usage"), ev(40.2, "done")], {
+          out: 1,
+          finishReason: "stop"
+        })
+      ]
+    });
+    const p = r.load_points[0]!;
+    expect(p.outcomes).toEqual({success: 1});
+    expect(summary(metricOf(r, "ttft_ms")).mean).toBeCloseTo(40, 9);
+  });
+
+  it("the same with finish_reason length and no token is still empty_output", async () => {
+    const r = await analyzeSpec({
+      requests: [
+        request("a", 0, [ev(10, "role"), ev(40, "finish"), ev(40.2, "done")], {out: 0, finishReason: "length"})
+      ]
+    });
+    expect(r.load_points[0]!.outcomes).toEqual({empty_output: 1});
+  });
+});
