@@ -7,7 +7,16 @@ import {createHash} from "node:crypto";
 
 import {stringify as toYaml} from "yaml";
 
-import {analyzeBundle, memorySource, type AnalyzeOptions, type Report} from "../../src/analysis/index.ts";
+import {
+  analyzeBundle,
+  formatIssue,
+  isSummary,
+  memorySource,
+  type AnalyzeOptions,
+  type Report,
+  type RunMetricValue
+} from "../../src/analysis/index.ts";
+import type {SummaryValue} from "../../src/analysis/report.ts";
 import {
   FILE_NAMES,
   MEASURE_VERSION,
@@ -129,6 +138,18 @@ export function request(
   };
 }
 
+/**
+ * A measured request that failed with an HTTP error before any event: scheduled and dispatched at `schedMs`,
+ * headers 1 ms later, closed 2 ms later, no usage. Every field can be replaced.
+ */
+export function failedRequest(
+  id: string,
+  schedMs: number,
+  over: Partial<RequestRecord> & {endMs?: number} = {}
+): NoSeq<RequestRecord> {
+  return request(id, schedMs, [], {httpStatus: 500, finishReason: null, out: null, endMs: schedMs + 2, ...over});
+}
+
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const jsonl = (records: readonly object[]): string =>
   records.map((r, seq) => `${JSON.stringify({seq, ...r})}\n`).join("");
@@ -199,3 +220,32 @@ export const metricOf = (r: Report, id: string, pointIndex = 0) => {
   if (!m) throw new Error(`no metric ${id}`);
   return m;
 };
+
+/**
+ * Analyses a hand-built bundle and throws on any error-severity issue: a malformed input (a time-order
+ * violation, a manifest that does not parse) would otherwise test something other than what it says.
+ */
+export async function analyzeValid(spec: BundleSpec, options: AnalyzeOptions = {}): Promise<Report> {
+  const r = await analyzeSpec(spec, options);
+  const errors = r.issues.filter((i) => i.severity === "error");
+  if (errors.length > 0) throw new Error(`hand-built bundle has errors:\n${errors.map(formatIssue).join("\n")}`);
+  return r;
+}
+
+/** A per-request or per-sample metric's distribution. */
+export const summaryOf = (r: Report, id: string, pointIndex = 0): SummaryValue => {
+  const m = metricOf(r, id, pointIndex);
+  if (!isSummary(m)) throw new Error(`metric ${id} is not a distribution`);
+  return m;
+};
+
+/** A run-level metric's value. */
+export const runOf = (r: Report, id: string, pointIndex = 0): RunMetricValue => {
+  const m = metricOf(r, id, pointIndex);
+  if (isSummary(m)) throw new Error(`metric ${id} is a distribution, not a run value`);
+  return m;
+};
+
+/** The same events `byMs` later. */
+export const shifted = (events: readonly SseEvent[], byMs: number): SseEvent[] =>
+  events.map(([t, b, k, d]) => [t + Math.round(byMs * MS), b, k, d]);
