@@ -175,6 +175,16 @@ export function isBuffered(d: DerivedRequest): boolean {
 
 const toMs = (ns: number | null): number | null => (ns === null ? null : ns / 1e6);
 
+function concat(parts: readonly Samples[]): Samples {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** Seconds between consecutive times (ns), after sorting them. */
 function gapsS(times: Samples): number[] {
   const sorted = times.slice().sort();
@@ -222,15 +232,12 @@ export class PointAccumulator {
     examples: []
   };
   #hung = {count: 0, maxS: null as number | null, example: null as string | null};
-  /** Per-repeat request-metric columns are kept only for points with several repeats (stability). */
-  #perRepeat: boolean;
   #rows: RequestRow[] = [];
 
   constructor(point: LoadPoint, config: RunConfig, keepRows: boolean) {
     this.point = point;
     this.#config = config;
     this.#keepRows = keepRows;
-    this.#perRepeat = point.repeats >= 2;
     for (const m of REQUEST_METRICS) this.#columns.set(m.id, new Column());
     for (const m of SAMPLE_METRICS) this.#columns.set(m.id, new Column({precision: "f32", firstChunk: 1024}));
   }
@@ -325,6 +332,7 @@ export class PointAccumulator {
     let dispatchSpanS = 0;
     let dispatchIntervals = 0;
     let timeBaseRequest = 0;
+    const parts = new Map<string, Samples[]>(REQUEST_METRICS.map((m) => [m.id, []]));
     for (const [repeat, rep] of [...this.#repeats].sort((a, b) => a[0] - b[0])) {
       const t = rep.totals;
       timeBaseRequest += rep.timeBaseRequest;
@@ -349,9 +357,9 @@ export class PointAccumulator {
       const medians = new Map<string, number | null>();
       for (const [id, col] of rep.columns) {
         const values = col.values();
-        medians.set(id, values.length >= 5 ? (median(values) ?? null) : null);
-        const pooledCol = this.#columns.get(id)!;
-        for (const v of values) pooledCol.push(v);
+        // only several repeats have a spread; the median reorders, so it works on a copy
+        if (this.#repeats.size >= 2) medians.set(id, values.length >= 5 ? (median(values.slice()) ?? null) : null);
+        parts.get(id)!.push(values);
       }
       repeats.push({
         repeat,
@@ -399,7 +407,12 @@ export class PointAccumulator {
     }
     pooled.dispatchRate = dispatchSpanS > 0 ? dispatchIntervals / dispatchSpanS : null;
     const columns = new Map<string, Samples>();
-    for (const [id, col] of this.#columns) columns.set(id, col.values());
+    for (const [id, col] of this.#columns) {
+      const own = parts.get(id);
+      if (own === undefined)
+        columns.set(id, col.values()); // sample metrics: pooled as they come
+      else columns.set(id, own.length === 1 ? own[0]! : concat(own));
+    }
     const known = [...this.#repeats.values()].filter((r) => r.tEndMax > r.tStartMin);
     const spanNs: [number, number] | null =
       known.length > 0
@@ -469,9 +482,8 @@ export class PointAccumulator {
     return rep;
   }
 
-  /** The column a request metric's value of this request goes to: its repeat's (several repeats) or the point's. */
+  /** The column a request metric's value goes to: its repeat's (the point's is their union, built at the end). */
   #column(rep: RepeatAccum, id: string): Column {
-    if (!this.#perRepeat) return this.#columns.get(id)!;
     let col = rep.columns.get(id);
     if (col === undefined) {
       col = new Column();

@@ -16,8 +16,8 @@ export const ttftMs: RequestMetric = {
   formula: "t_tok1 − t_start",
   population: successes,
   definition: {
-    en: "Time to first token: from the request's start (its scheduled time in open-loop modes, the moment its slot freed in closed loop) to the first event carrying a non-empty delta on any output channel — content, reasoning or tool call. Role-only, empty, usage-only and finish-only events do not count.",
-    zh: "首 token 时延：从请求开始（开环模式为计划发送时间，闭环为并发槽位空出的时刻）到第一个在任一输出通道（正文、推理、工具调用）携带非空增量的事件。仅含 role、空内容、仅 usage 或仅 finish 的事件不计。"
+    en: "Time to first token: from the request's start (its scheduled time in open-loop modes, the moment its slot freed in closed loop) to the first event carrying a non-empty delta on any output channel — content, reasoning or tool call. Role-only, empty, usage-only and finish-only events do not count, except where the server's own count says they carried a token: an empty-text event with a per-event token delta, the empty-text events of a stream whose every token arrived as empty text (held-back partial UTF-8), or the finish chunk of a model that stopped at once.",
+    zh: "首 token 时延：从请求开始（开环模式为计划发送时间，闭环为并发槽位空出的时刻）到第一个在任一输出通道（正文、推理、工具调用）携带非空增量的事件。仅含 role、空内容、仅 usage 或仅 finish 的事件不计，除非服务器自己的计数表明它们携带了 token：带逐事件 token 增量的空文本事件、全部 token 都以空文本到达（被扣留的不完整 UTF-8）的流中的空文本事件，或立即停止的模型的 finish 块。"
   },
   value: (r) => spanMs(r.tStart, r.tTok1)
 };

@@ -97,8 +97,8 @@ export const goodputPct: RunMetric = {
   formula: "100 · good / measured (failures and unjudgeable requests stay in the denominator)",
   population: "all measured requests, failures included",
   definition: {
-    en: "Share of all measured requests — failed and timed-out ones included — that succeeded and met every per-request SLO (TTFT, ITL, E2E). A request with fewer than 2 output tokens has no ITL and does not pass by default. A request whose SLO cannot be judged (output token count unknown) is not shown to be good: it stays in the denominator and counts as a miss, and their number is stated.",
-    zh: "全部被测请求（含失败和超时）中，成功且满足每一项单请求 SLO（TTFT、ITL、E2E）的比例。输出少于 2 个 token 的请求没有 ITL，默认不计为达标。无法判定 SLO 的请求（输出 token 数未知）不能证明达标：它留在分母中并计为未达标，并注明其数量。"
+    en: "Share of all measured requests — failed and timed-out ones included — that succeeded and met every per-request SLO (TTFT, ITL, E2E). A request with fewer than 2 output tokens has no ITL and does not pass by default. A request whose SLO cannot be judged (output token count unknown) is not shown to be good: it stays in the denominator and counts as a miss, and their number is stated (the value is then a lower bound). When none of the successful requests can be judged, goodput is unknown (null), not 0.",
+    zh: "全部被测请求（含失败和超时）中，成功且满足每一项单请求 SLO（TTFT、ITL、E2E）的比例。输出少于 2 个 token 的请求没有 ITL，默认不计为达标。无法判定 SLO 的请求（输出 token 数未知）不能证明达标：它留在分母中并计为未达标，并注明其数量（此时数值是下界）。若所有成功请求都无法判定，goodput 为未知（null）而不是 0。"
   },
   value: (p) => {
     if (p.measured === 0) return {value: null, reason: "no measured requests"};
@@ -229,11 +229,11 @@ export const windowS: RunMetric = {
   label: {en: "Measurement window", zh: "测量窗口"},
   unit: "s",
   direction: "none",
-  formula: "max t_end − min t_start over measured requests",
+  formula: "Σ over repeats of (max t_end − min t_start) over measured requests",
   population: "measured requests",
   definition: {
-    en: "Length of the measurement window used by every rate: from the first measured request's start to the last measured request's end.",
-    zh: "所有速率使用的测量窗口长度：从第一个被测请求开始到最后一个被测请求结束。"
+    en: "Length of the measurement window used by every rate: from the first measured request's start to the last measured request's end, per repeat; over several repeats the sum of their windows (the pauses between repeats are not measured time).",
+    zh: "所有速率使用的测量窗口长度：每轮从第一个被测请求开始到最后一个被测请求结束；多轮时为各轮窗口之和（轮与轮之间的停顿不是测量时间）。"
   },
   value: (p) => (p.windowS === null ? {value: null, reason: p.windowReason ?? "unknown"} : {value: p.windowS})
 };

@@ -84,3 +84,21 @@ describe("the CV of TTFT across repeats", () => {
     expect(st.cv).toBeCloseTo(std / mean, 9);
   });
 });
+
+describe("repeats are read from the records, not only from the declared point", () => {
+  it("a point declared with 1 repeat whose records carry repeats 0–2 still gets each repeat's median", async () => {
+    const r = await analyzeValid({
+      points: [point("concurrency", 1, {repeats: 1})],
+      requests: [around(100), around(110), around(120)].flatMap((row, k) =>
+        row.map((t, j) => {
+          const t0 = (k * 100 + j) * 1000;
+          return request(`k${k}-r${j}`, t0, tokenEvents(2, t0 + t, 10), {repeat: k, index: j});
+        })
+      )
+    });
+    // medians 100, 110, 120 as in the 3-repeat case above; no "fewer than 5 values" claim
+    const s = summaryOf(r, "ttft_ms");
+    expect(s.stability!.cv).toBeCloseTo(10 / 110, 9);
+    expect(s.stability!.note).not.toMatch(/fewer than 5 values/);
+  });
+});
