@@ -136,6 +136,8 @@ export interface PointFacts {
   reasoningRequests: number;
   inlineThink: number;
   fakeStreaming: number;
+  /** Buffered responses (up to 1,000): request id and when the burst arrived (the last token event), ns. */
+  bufferedBursts: {id: string; tNs: number}[];
   unsalted: number;
   rows: RequestRow[];
 }
@@ -216,6 +218,7 @@ export class PointAccumulator {
   #reasoning = 0;
   #inlineThink = 0;
   #fake = 0;
+  #bursts: {id: string; tNs: number}[] = [];
   #unsalted = 0;
   #cachedKnown = 0;
   #tokens: TokenCheck = {
@@ -309,7 +312,10 @@ export class PointAccumulator {
         this.#cachedTokens += d.cached;
       } else this.#cachedPrefix++;
     }
-    if (d.chunksKnown && isBuffered(d)) this.#fake++;
+    if (d.chunksKnown && isBuffered(d)) {
+      this.#fake++;
+      if (this.#bursts.length < 1000 && d.tTokN !== null) this.#bursts.push({id: r.id, tNs: d.tTokN});
+    }
     this.#lengths(d);
     for (const m of REQUEST_METRICS) {
       if (m.allMeasured) continue;
@@ -453,6 +459,7 @@ export class PointAccumulator {
       reasoningRequests: this.#reasoning,
       inlineThink: this.#inlineThink,
       fakeStreaming: this.#fake,
+      bufferedBursts: this.#bursts,
       unsalted: this.#unsalted,
       rows: this.#rows
     };

@@ -33,3 +33,31 @@ describe("G6 stall share", () => {
     expect(share).toBeGreaterThan(0.1);
   });
 });
+
+describe("G16 bursts the client's own stalls explain", () => {
+  it("a burst within 2 ms of a recorded stall's end (≥ 5 ms) is the client's; others are the server's", async () => {
+    const {clientExplained} = await import("../../../src/analysis/gates/streaming.ts");
+    const loop = [
+      {
+        stalls: [
+          [100 * MS, 30],
+          [500 * MS, 4]
+        ] as [number, number][]
+      },
+      {stalls: null}
+    ];
+    // 101 ms: 1 ms after a 30 ms stall ended → explained; 499 ms: after a 4 ms stall (< 5 ms) → not;
+    // 300 ms: no stall near → not
+    expect(
+      clientExplained(
+        [
+          {id: "a", tNs: 101 * MS},
+          {id: "b", tNs: 499 * MS},
+          {id: "c", tNs: 300 * MS}
+        ],
+        loop
+      )
+    ).toBe(1);
+    expect(clientExplained([{id: "d", tNs: 97 * MS}], loop)).toBe(0); // 3 ms before the resume
+  });
+});
