@@ -1,6 +1,7 @@
 /**
- * npm run bench:analyze [-- --requests N --events E --keep]
- * Generates a synthetic bundle (default 1,000,000 requests × ~50 SSE events) outside the repository,
+ * npm run bench:analyze [-- --requests N --events E --keep --no-payloads]
+ * Generates a synthetic bundle (default 1,000,000 requests × ~50 SSE events, each event with its raw
+ * payload as bundle v2 keeps it: a chat chunk of ~170 bytes) outside the repository,
  * then measures, each in a fresh child process: (a) a bare baseline that reads the same bytes and
  * JSON.parses every line; (b) the analyzer's full recompute (digests, schema validation, every metric
  * and gate). Prints both times, their ratio and each process's peak RSS. Targets: ratio ≤ 3, peak ≤ 1.5 GB.
@@ -60,7 +61,25 @@ async function measureAnalyze(dir: string): Promise<void> {
   );
 }
 
-function generate(dir: string, requests: number, events: number): void {
+/** Raw payloads as a vLLM chat stream sends them (bundle v2 keeps up to output.payload_bytes of each). */
+const payload = (i: number, kind: "role" | "content" | "finish" | "usage" | "done"): string => {
+  const head = `{"id":"chatcmpl-r${i}","object":"chat.completion.chunk","created":1764547200,"model":"synthetic","choices":`;
+  if (kind === "done") return "[DONE]";
+  if (kind === "usage") return `${head}[],"usage":{"prompt_tokens":512,"total_tokens":558,"completion_tokens":46}}`;
+  const delta =
+    kind === "role" ? '{"role":"assistant","content":""}' : kind === "finish" ? "{}" : '{"content":" word"}';
+  return `${head}[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${kind === "finish" ? '"length"' : "null"}}]}`;
+};
+
+/** Writes requests.jsonl; returns the bytes the payloads took (0 without them). */
+function generate(dir: string, requests: number, events: number, payloads: boolean): number {
+  let payloadBytes = 0;
+  const withPayload = (tuple: string, i: number, kind: Parameters<typeof payload>[1]): string => {
+    if (!payloads) return `[${tuple}]`;
+    const p = `,${JSON.stringify(payload(i, kind))}`;
+    payloadBytes += p.length;
+    return `[${tuple}${p}]`;
+  };
   const fd = openSync(join(dir, "requests.jsonl"), "w");
   let buf = "";
   let state = 12345;
@@ -77,12 +96,16 @@ function generate(dir: string, requests: number, events: number): void {
     const disp = sched + 20_000 + Math.floor(rnd() * 20_000);
     const hdr = disp + 1_000_000;
     let t = disp + 30_000_000 + Math.floor(rnd() * 20_000_000);
-    const ev: string[] = [`[${hdr + 50_000},80,"role",0]`];
+    const ev: string[] = [withPayload(`${hdr + 50_000},80,"role",0`, i, "role")];
     for (let k = 0; k < events - 4; k++) {
-      ev.push(`[${t},124,"content",1]`);
+      ev.push(withPayload(`${t},124,"content",1`, i, "content"));
       t += 8_000_000 + Math.floor(rnd() * 4_000_000);
     }
-    ev.push(`[${t},90,"finish",0]`, `[${t + 100_000},160,"usage",0]`, `[${t + 200_000},14,"done",null]`);
+    ev.push(
+      withPayload(`${t},90,"finish",0`, i, "finish"),
+      withPayload(`${t + 100_000},160,"usage",0`, i, "usage"),
+      withPayload(`${t + 200_000},14,"done",null`, i, "done")
+    );
     const end = t + 300_000;
     free[slot] = end;
     const tokens = events - 4;
@@ -94,6 +117,7 @@ function generate(dir: string, requests: number, events: number): void {
   }
   writeSync(fd, buf);
   closeSync(fd);
+  return payloadBytes;
 }
 
 async function main(): Promise<void> {
@@ -118,7 +142,7 @@ async function main(): Promise<void> {
     const cfd = openSync(join(dir, "config.resolved.yaml"), "w");
     writeSync(cfd, configText);
     closeSync(cfd);
-    generate(dir, requests, events);
+    const payloadBytes = generate(dir, requests, events, !args.includes("--no-payloads"));
     await sealBundle(
       dir,
       {
@@ -147,6 +171,10 @@ async function main(): Promise<void> {
     console.log(
       `generated ${requests.toLocaleString("en")} requests × ${events} events: ${(bytes / 2 ** 20).toFixed(0)} MiB in ${((Date.now() - g0) / 1000).toFixed(1)} s`
     );
+    if (payloadBytes > 0)
+      console.log(
+        `raw event payloads (bundle v2): ${(payloadBytes / 2 ** 20).toFixed(0)} MiB of it, ${(payloadBytes / (requests * events)).toFixed(0)} bytes per event; without them the file would be ${((bytes - payloadBytes) / 2 ** 20).toFixed(0)} MiB (payloads add ${((100 * payloadBytes) / (bytes - payloadBytes)).toFixed(0)} %)`
+      );
     const run = (what: string) =>
       JSON.parse(
         execFileSync(process.execPath, ["--max-old-space-size=4096", import.meta.filename, "--measure", what, dir], {

@@ -172,7 +172,7 @@ export const OutputSpec = z.strictObject({
     .max(65_536)
     .default(512)
     .describe(
-      "bytes of each SSE event's data kept verbatim (redacted) in the bundle, so a classification question is answered by re-analysis (0 = none)"
+      "bytes of each SSE event's data kept verbatim (redacted) in the bundle, so a classification question is answered by re-analysis (0 = none). A chat chunk is ~210 bytes: with payloads a bundle's requests.jsonl is ~6× as large (npm run bench:analyze measures it; JSONL compresses ~10× for archiving)"
     )
 });
 
