@@ -95,9 +95,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "src/(?!analysis/(schema|stats)/)",
+              regex: "src/(?!analysis/(schema|stats|redact)/)",
               message:
-                "the collector captures raw evidence: import only src/analysis/schema/** and stats/** (analysis belongs to collector/cli.ts and collector/commands/**)."
+                "the collector captures raw evidence: import only src/analysis/schema/**, stats/** and redact/** (analysis belongs to collector/cli.ts and collector/commands/**)."
             }
           ]
         }

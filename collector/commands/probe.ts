@@ -4,7 +4,7 @@ import {CliError, EXIT} from "../cliError.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
 import {probeServer} from "../env/probe.ts";
-import {createRedactor, envSecrets, urlSecrets} from "../env/redact.ts";
+import {runRedactor} from "../env/redact.ts";
 import {openPool} from "../request/pool.ts";
 import {requestTarget} from "../request/send.ts";
 import {readConfig, defaultCollectDeps, type CollectDeps} from "./collect.ts";
@@ -21,13 +21,7 @@ export async function probeCommand(
   const config = await readConfig(fx, o.config);
   const keyEnv = config.target.api_key_env;
   const apiKey = keyEnv ? (fx.env[keyEnv] ?? null) : null;
-  const redact = createRedactor([
-    apiKey,
-    ...Object.values(config.target.headers),
-    ...urlSecrets(config.target.base_url),
-    ...urlSecrets(config.target.metrics_url),
-    ...envSecrets(fx.env)
-  ]);
+  const redact = runRedactor(config.target, fx.env, apiKey);
   const pool = await openPool(config, fx.files);
   const target = requestTarget(config, {
     stream: deps.stream,

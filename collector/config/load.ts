@@ -1,6 +1,7 @@
 import {isMap, isSeq, LineCounter, parseDocument, stringify, type Document, type Node} from "yaml";
 import type {z} from "zod";
 
+import {redactArgs} from "../../src/analysis/redact/args.ts";
 import {RunConfigSpec, type RunConfig} from "../../src/analysis/schema/config.ts";
 import {redactionMark, type Redactor} from "../env/redact.ts";
 
@@ -138,7 +139,8 @@ export function resolvedConfigYaml(config: RunConfig, redact: Redactor): string 
       ...config.target,
       base_url: redact.url(config.target.base_url),
       ...(config.target.metrics_url === undefined ? {} : {metrics_url: redact.url(config.target.metrics_url)}),
-      headers: Object.fromEntries(Object.entries(config.target.headers).map(([k, v]) => [k, redactionMark(v)]))
+      headers: Object.fromEntries(Object.entries(config.target.headers).map(([k, v]) => [k, redactionMark(v)])),
+      ...(config.target.launch_args === undefined ? {} : {launch_args: redactArgs(config.target.launch_args)})
     }
   };
   const text = stringify(redact.value(safe), {lineWidth: 0});

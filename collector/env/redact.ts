@@ -1,4 +1,5 @@
 import {createHash} from "node:crypto";
+import {credentialValues} from "../../src/analysis/redact/args.ts";
 
 /** Names that mark a value as secret, wherever they appear (env vars, headers, JSON keys, query params). */
 export const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SIGNATURE/i;
@@ -102,4 +103,23 @@ export function envSecrets(env: Readonly<Record<string, string | undefined>>): s
   return Object.entries(env)
     .filter(([k, v]) => v !== undefined && SECRET_NAME.test(k))
     .map(([, v]) => v!);
+}
+
+/**
+ * The redactor of one run: every secret it knows of — the API key, the configured header values, URL
+ * userinfo and query values, secret-named environment values, and credentials in the launch arguments.
+ */
+export function runRedactor(
+  target: {headers: Record<string, string>; base_url: string; metrics_url?: string; launch_args?: string[]},
+  env: Readonly<Record<string, string | undefined>>,
+  apiKey: string | null
+): Redactor {
+  return createRedactor([
+    apiKey,
+    ...Object.values(target.headers),
+    ...urlSecrets(target.base_url),
+    ...urlSecrets(target.metrics_url),
+    ...envSecrets(env),
+    ...credentialValues(target.launch_args ?? [])
+  ]);
 }

@@ -1,5 +1,6 @@
 import {join} from "node:path";
 
+import {redactArgs} from "../../src/analysis/redact/args.ts";
 import {isOpenLoop, loadBlocks, type RunConfig} from "../../src/analysis/schema/config.ts";
 import {FILE_NAMES, type Environment, type Manifest, type RequestRecord} from "../../src/analysis/schema/index.ts";
 import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
@@ -14,7 +15,7 @@ import {resolvedConfigYaml} from "../config/load.ts";
 import type {Effects} from "../effects.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
 import {probeServer, tokenCounter, type ServerProbe} from "../env/probe.ts";
-import {createRedactor, envSecrets, urlSecrets, type Redactor} from "../env/redact.ts";
+import {runRedactor, type Redactor} from "../env/redact.ts";
 import type {CreateConnection} from "../http/agent.ts";
 import type {Pacer} from "../http/pacer.ts";
 import {requestBody} from "../request/body.ts";
@@ -99,13 +100,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
     throw new CliError(`target.api_key_env names ${keyEnv}, but that environment variable is not set`, {
       exitCode: EXIT.usage
     });
-  const redact = createRedactor([
-    apiKey,
-    ...Object.values(config.target.headers),
-    ...urlSecrets(config.target.base_url),
-    ...urlSecrets(config.target.metrics_url),
-    ...envSecrets(fx.env)
-  ]);
+  const redact = runRedactor(config.target, fx.env, apiKey);
   const origin = fx.clock.nowNs();
   const startWall = fx.clock.wallMs();
   const rel = (t: bigint = fx.clock.nowNs()) => Number(t - origin);
@@ -258,7 +253,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
       engineVersion: probe.engineVersion,
       models: probe.models,
       version: Object.keys(probe.version).length ? probe.version : null,
-      launchArgs: config.target.launch_args ?? null,
+      launchArgs: config.target.launch_args === undefined ? null : redactArgs(config.target.launch_args),
       imageDigest: config.target.image_digest ?? null,
       gpus: config.target.gpus ?? null,
       capabilities: probe.capabilities

@@ -75,3 +75,4 @@ export {
   type Selection
 } from "./select/select.ts";
 export {VERSION_HISTORY, type VersionChange} from "./versionHistory.ts";
+export {ARG_REDACTION, credentialValues, isCredentialName, redactArgs, redactCommandLine} from "./redact/args.ts";

@@ -16,6 +16,9 @@ import {memoryLogger, tempDir, testEffects, writeConfig} from "../helpers.ts";
  * Stand-in: collector-A's fake server has no "echo" scenario, so this test runs its own small echo server.
  */
 const CANARY = {
+  launchKey: "canary-launchkey-4d8e1b7c",
+  launchToken: "canary-launchtok-2a9f6e3d",
+  launchEnv: "canary-launchenv-8c3b5d1f",
   key: "canary-apikey-7f3a9c2e51",
   header: "canary-header-0b8d4e6f29",
   query: "canary-query-5c1e7a3d80",
@@ -93,6 +96,18 @@ describe("redaction canary (F33)", () => {
         api_key_env: "TEST_API_KEY",
         headers: {"x-custom-secret": CANARY.header},
         metrics_url: `${echo.url.replace(/\/v1$/, "")}/metrics?token=${CANARY.query}`,
+        // issue 11 item 1: credentials in the launch arguments, in every form, beside tuning evidence
+        launch_args: [
+          "--api-key",
+          CANARY.launchKey,
+          `--hf-token=${CANARY.launchToken}`,
+          `HF_TOKEN=${CANARY.launchEnv}`,
+          "--max-num-batched-tokens",
+          "8192",
+          "--max-tokens",
+          "256",
+          "CUDA_VISIBLE_DEVICES=0,1"
+        ],
         timeouts: {connect_ms: 2000, headers_ms: 3000, idle_ms: 3000}
       },
       workload: {prompt_tokens: 8, max_tokens: 2, ignore_eos: false, save_text: true},
@@ -124,8 +139,21 @@ describe("redaction canary (F33)", () => {
     expect(reqs).toMatch(/upstream refused/);
     expect(reqs).toMatch(/you sent Bearer \[REDACTED:/);
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as {
-      environment: {extra: {env: Record<string, string>}};
+      environment: {extra: {env: Record<string, string>}; server: {launchArgs: string[]}};
     };
+    // the flags stay (evidence of how the server ran), their credential values do not; tuning survives
+    expect(manifest.environment.server.launchArgs).toEqual([
+      "--api-key",
+      "[REDACTED]",
+      "--hf-token=[REDACTED]",
+      "HF_TOKEN=[REDACTED]",
+      "--max-num-batched-tokens",
+      "8192",
+      "--max-tokens",
+      "256",
+      "CUDA_VISIBLE_DEVICES=0,1"
+    ]);
+    expect(readFileSync(join(dir, "config.resolved.yaml"), "utf8")).toContain("--max-num-batched-tokens");
     expect(manifest.environment.extra.env.CUDA_VISIBLE_DEVICES).toBe("0");
     expect(manifest.environment.extra.env.VLLM_API_KEY).toMatch(/^\[REDACTED:/);
     expect(manifest.environment.extra.env).not.toHaveProperty("HF_TOKEN"); // not on the allowlist at all
