@@ -54,7 +54,7 @@ export type ExecResult =
 export type Exec = (cmd: string, args: readonly string[], options: {timeoutMs: number}) => Promise<ExecResult>;
 
 export interface Signals {
-  /** Calls `handler` on SIGINT/SIGTERM; returns an unsubscribe function. */
+  /** Calls `handler` on SIGINT/SIGTERM/SIGHUP; returns an unsubscribe function. */
   on(handler: (signal: string) => void): () => void;
 }
 
@@ -156,14 +156,18 @@ export const realExec: Exec = (cmd, args, {timeoutMs}) =>
     });
   });
 
+/**
+ * SIGINT (Ctrl-C), SIGTERM, and SIGHUP — the signal a collector gets when the SSH session it runs in
+ * closes, the usual way one dies on a GPU box: all three stop dispatching and seal what was captured.
+ */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 export const realSignals: Signals = {
   on: (handler) => {
     const h = (s: NodeJS.Signals) => handler(s);
-    process.on("SIGINT", h);
-    process.on("SIGTERM", h);
+    for (const s of STOP_SIGNALS) process.on(s, h);
     return () => {
-      process.off("SIGINT", h);
-      process.off("SIGTERM", h);
+      for (const s of STOP_SIGNALS) process.off(s, h);
     };
   }
 };

@@ -77,6 +77,9 @@ function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[])
 const joinPath = (path: readonly Key[]): string =>
   path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
 
+/** Most alias expansions a config may use (the yaml package's own guard against alias bombs). */
+const MAX_ALIAS_COUNT = 1000;
+
 /** Parses and validates a run config from YAML text; every problem carries file:line:column and the key path. */
 export function parseRunConfig(text: string, file: string): RunConfig {
   const lc = new LineCounter();
@@ -95,12 +98,42 @@ export function parseRunConfig(text: string, file: string): RunConfig {
         message: `invalid yaml: ${e.message.split("\n")[0]!.toLowerCase()}`
       }))
     );
-  const value = doc.toJS() as unknown;
+  let value: unknown;
+  try {
+    // a YAML alias bomb (aliases of aliases expanding to billions of nodes) is refused, not expanded
+    value = doc.toJS({maxAliasCount: MAX_ALIAS_COUNT}) as unknown;
+  } catch (e) {
+    throw new ConfigError([{file, line: null, column: null, path: "", message: `invalid yaml: ${(e as Error).message.toLowerCase()}`}]);
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw new ConfigError([{file, line: 1, column: 1, path: "", message: "expected a mapping with target and load"}]);
   const parsed = RunConfigSpec.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(zodProblems(parsed.error, doc, file, pos));
+  if (!parsed.success) throw new ConfigError(zodProblems(parsed.error, doc, file, pos));
+  // where requests go must be an http(s) URL: "not a url" or file:///… is a config error, not "unreachable"
+  const problems: ConfigProblem[] = [];
+  for (const key of ["base_url", "metrics_url"] as const) {
+    const u = parsed.data.target[key];
+    if (u === undefined) continue;
+    const why = urlProblem(u);
+    if (why !== null)
+      problems.push({file, ...pos(nodeAt(doc, ["target", key])?.range?.[0]), path: `target.${key}`, message: why});
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return parsed.data;
+}
+
+/** Why a target URL cannot be used, or null. */
+function urlProblem(u: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    return `expected an http:// or https:// URL, got ${JSON.stringify(u)}`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `expected an http:// or https:// URL, got the ${url.protocol.slice(0, -1)} scheme in ${JSON.stringify(u)}`;
+  if (url.hostname === "") return `expected a host in ${JSON.stringify(u)}`;
+  return null;
 }
 
 function zodProblems(

@@ -162,6 +162,9 @@ interface Env {
   capMode: "refuse" | "queue";
 }
 
+/** The context length the fake model advertises (/v1/models) and enforces. */
+export const MAX_MODEL_LEN = 131_072;
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {"content-type": "application/json", "content-length": Buffer.byteLength(text)});
@@ -182,7 +185,7 @@ function route(req: IncomingMessage, res: ServerResponse, scenario: Scenario, en
       return sendJson(res, 200, {
         object: "list",
         data: [
-          {id: env.model, object: "model", created: 1_700_000_000, owned_by: "inferscope-fake", max_model_len: 32768}
+          {id: env.model, object: "model", created: 1_700_000_000, owned_by: "inferscope-fake", max_model_len: MAX_MODEL_LEN}
         ]
       });
     }
@@ -215,7 +218,7 @@ function route(req: IncomingMessage, res: ServerResponse, scenario: Scenario, en
     }
     if (endpoint === "tokenize") {
       const tokens = tokenIds(requestText(body));
-      return sendJson(res, 200, {count: tokens.length, max_model_len: 32768, tokens});
+      return sendJson(res, 200, {count: tokens.length, max_model_len: MAX_MODEL_LEN, tokens});
     }
     let options: ScenarioOptions;
     try {
@@ -224,6 +227,17 @@ function route(req: IncomingMessage, res: ServerResponse, scenario: Scenario, en
       return sendJson(res, 400, errorBody((e as Error).message, 400));
     }
     const fake = parseRequest(endpoint, body, req, options, newId);
+    // like a real server: a request beyond the model's context is refused, never generated (one request
+    // asking for 10¹² tokens must not take the server down for everyone)
+    if ((fake.maxTokens ?? 0) + fake.promptTokens > MAX_MODEL_LEN)
+      return sendJson(
+        res,
+        400,
+        errorBody(
+          `This model's maximum context length is ${MAX_MODEL_LEN} tokens. However, you requested ${fake.maxTokens ?? 0} output tokens and your prompt contains ${fake.promptTokens} tokens.`,
+          400
+        )
+      );
     const plan = buildPlan(fake, options);
     env.metrics.promptTokens += plan.promptTokens;
     const a = new Active(env, res, fake.requestId, plan);

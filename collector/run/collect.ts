@@ -34,7 +34,8 @@ import {runClosedLoop, runOpenLoop, type PhaseContext} from "./dispatch.ts";
 import {planPoints, type PlannedPoint} from "./plan.ts";
 import {silentProgress, type Progress} from "./progress.ts";
 import {planPrompt, saltedPrompt, saltFor, sha256Hex, type PromptPlan} from "./prompt.ts";
-import {arrivalOffsetsNs} from "./schedule.ts";
+import {planStream} from "./planStream.ts";
+import {arrivalOffsets} from "./schedule.ts";
 import {finishBundle, DRAFT_FILE} from "./finish.ts";
 
 type BundleStatus = Manifest["status"];
@@ -544,37 +545,46 @@ async function runPoints(
         if (!open) {
           progress.start(label, count, durationS);
           writer.note(c.rel(), "phase_start", {phase}, point.id, repeat);
-          await runClosedLoop(phaseCtx, {
+          const sent = await runClosedLoop(phaseCtx, {
             concurrency: point.value,
             count,
             durationNs: durationS === null ? null : durationS * 1e9
           });
+          // every planned request is accounted for: those a stop kept from being sent are noted as such
+          if (count !== null && sent < count)
+            writer.note(c.rel(), "not_sent", notSent(phase, sent, count - 1, control), point.id, repeat);
         } else {
-          const offsets = arrivalOffsetsNs({
-            mode: point.mode as "rate" | "poisson" | "gamma",
-            rate: point.value,
-            burstiness: block.burstiness,
-            seed: block.seed + repeat + (phase === "warmup" ? WARMUP_SEED_OFFSET : 0),
-            ...(count === null ? {durationS: durationS!} : {count})
+          const plan = planStream({
+            offsets: arrivalOffsets({
+              mode: point.mode as "rate" | "poisson" | "gamma",
+              rate: point.value,
+              burstiness: block.burstiness,
+              seed: block.seed + repeat + (phase === "warmup" ? WARMUP_SEED_OFFSET : 0),
+              ...(count === null ? {durationS: durationS!} : {count})
+            }),
+            append: (offsetNs, index) =>
+              writer.schedule.append({
+                point: point.id,
+                repeat,
+                index,
+                phase,
+                offsetNs,
+                requestId: `${runId}-${point.id}-r${repeat}-${phase === "warmup" ? "w" : "m"}${index}`
+              }),
+            flush: () => writer.schedule.flush()
           });
-          offsets.forEach((offsetNs, index) =>
-            writer.schedule.append({
-              point: point.id,
-              repeat,
-              index,
-              phase,
-              offsetNs,
-              requestId: `${runId}-${point.id}-r${repeat}-${phase === "warmup" ? "w" : "m"}${index}`
-            })
-          );
-          await writer.schedule.flush(); // the plan is on disk before the first dispatch
-          progress.start(label, offsets.length, null);
-          await runOpenLoop(phaseCtx, {
-            offsetsNs: offsets,
+          await plan.prime(); // the first planned requests are on disk before the first dispatch
+          progress.start(label, count, count === null ? durationS : null);
+          const sent = await runOpenLoop(phaseCtx, {
+            offsetsNs: () => plan.next(),
             maxConcurrency: point.maxConcurrency,
             pacer,
-            onStart: (t0) => writer.note(c.rel(t0), "phase_start", {phase, scheduled: offsets.length}, point.id, repeat)
+            onStart: (t0) =>
+              writer.note(c.rel(t0), "phase_start", {phase, scheduled: count ?? null}, point.id, repeat)
           });
+          writer.note(c.rel(), "plan_end", {phase, scheduled: plan.written}, point.id, repeat);
+          if (sent < plan.written)
+            writer.note(c.rel(), "not_sent", notSent(phase, sent, plan.written - 1, control), point.id, repeat);
         }
         await Promise.all(recording);
         progress.end();
@@ -589,6 +599,12 @@ async function runPoints(
     }
     writer.note(c.rel(), "point_end", {}, point.id);
   }
+}
+
+/** The note of planned requests that were never sent (indexes `from`…`to` of a phase) and why. */
+function notSent(phase: "warmup" | "measure", from: number, to: number, control: RunControl): Record<string, unknown> {
+  const stop = control.stopped;
+  return {phase, from, to, reason: stop === null ? "the phase ended before they were due" : `${stop.kind}: ${stop.reason}`};
 }
 
 /** Progress display only: a rough failure flag (the analyzer classifies for real). */

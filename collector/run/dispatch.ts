@@ -40,20 +40,29 @@ export async function runClosedLoop(
       tSched = await ctx.send(i, tSched);
     }
   };
-  await Promise.all(Array.from({length: o.concurrency}, worker));
+  // one worker per request that can be in flight: never more than the requests planned (size nothing by a
+  // number the user typed beyond what is needed)
+  const workers = o.count === null ? o.concurrency : Math.min(o.concurrency, o.count);
+  await Promise.all(Array.from({length: workers}, worker));
   return next;
 }
 
+/** Where an open loop takes its planned offsets from: the next one, or undefined at the end of the plan. */
+export type OffsetSource = readonly number[] | (() => Promise<number | undefined>);
+
 /**
- * Open loop: request i is due at phase start + offsetsNs[i] (pre-generated, already written to
- * schedule.jsonl). The pacer waits for each deadline; latency counts from the schedule, so a late
- * dispatch shows up as dispatch lag, never hidden. With `maxConcurrency`, a request waits for a free slot
- * (its scheduled time unchanged). Returns the phase start (monotonic) and the number dispatched.
+ * Open loop: request i is due at phase start + offset i (from a list, or pulled one at a time from a
+ * plan that is written to schedule.jsonl ahead of the dispatch). The pacer waits for each deadline;
+ * latency counts from the schedule, so a late dispatch shows up as dispatch lag, never hidden. With
+ * `maxConcurrency`, a request waits for a free slot (its scheduled time unchanged). Returns the number
+ * dispatched.
  */
 export async function runOpenLoop(
   ctx: PhaseContext,
-  o: {offsetsNs: readonly number[]; maxConcurrency: number | null; pacer: Pacer; onStart?: (t0: bigint) => void}
+  o: {offsetsNs: OffsetSource; maxConcurrency: number | null; pacer: Pacer; onStart?: (t0: bigint) => void}
 ): Promise<number> {
+  const list = typeof o.offsetsNs === "function" ? null : o.offsetsNs;
+  const pull = typeof o.offsetsNs === "function" ? o.offsetsNs : null;
   const t0 = ctx.clock.nowNs();
   o.onStart?.(t0);
   const base = rel(ctx, t0);
@@ -63,9 +72,10 @@ export async function runOpenLoop(
   const stopWake = () => slots?.releaseAll();
   void stopped.then(stopWake);
   let dispatched = 0;
-  for (let i = 0; i < o.offsetsNs.length; i++) {
+  for (let i = 0; ; i++) {
     if (ctx.control.stopped) break;
-    const offset = o.offsetsNs[i]!;
+    const offset = list !== null ? list[i] : await pull!();
+    if (offset === undefined) break;
     await Promise.race([o.pacer.waitUntil(t0 + BigInt(offset)), stopped]);
     if (ctx.control.stopped) break;
     if (slots) {

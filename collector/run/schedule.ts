@@ -14,7 +14,7 @@ export interface ArrivalSpec {
   durationS?: number;
 }
 
-/** Hard cap on a pre-generated schedule (a duration-bound plan at an absurd rate must not eat the memory). */
+/** Most arrivals `arrivalOffsetsNs` collects into one array (the collector streams longer plans). */
 export const MAX_ARRIVALS = 5_000_000;
 
 /** Standard normal by Box–Muller from a uniform source. */
@@ -48,19 +48,19 @@ export function gammaVariate(k: number, u: () => number): number {
 }
 
 /**
- * Absolute planned send offsets in integer ns from the start of a phase. The first arrival is at 0;
- * gaps are 1/rate (rate), exponential with mean 1/rate (poisson) or gamma with shape `burstiness` and
- * mean 1/rate (gamma). Seeded with mulberry32 so the same spec always gives the same schedule.
+ * Absolute planned send offsets in integer ns from the start of a phase, generated one at a time (a plan
+ * of billions of arrivals is never held whole). The first arrival is at 0; gaps are 1/rate (rate),
+ * exponential with mean 1/rate (poisson) or gamma with shape `burstiness` and mean 1/rate (gamma).
+ * Seeded with mulberry32 so the same spec always gives the same schedule.
  */
-export function arrivalOffsetsNs(spec: ArrivalSpec): number[] {
+export function* arrivalOffsets(spec: ArrivalSpec): Generator<number, void, undefined> {
   if (!(spec.rate > 0)) throw new Error(`arrival rate must be positive, got ${spec.rate}`);
   if (spec.count === undefined && spec.durationS === undefined)
     throw new Error("an arrival plan needs a count or a duration");
   const u = mulberry32(spec.seed);
   const meanNs = 1e9 / spec.rate;
   const limitNs = spec.durationS === undefined ? Infinity : spec.durationS * 1e9;
-  const count = Math.min(spec.count ?? Infinity, MAX_ARRIVALS);
-  const out: number[] = [];
+  const count = spec.count ?? Infinity;
   let t = 0;
   for (let i = 0; i < count; i++) {
     if (i > 0) {
@@ -68,10 +68,18 @@ export function arrivalOffsetsNs(spec: ArrivalSpec): number[] {
       else if (spec.mode === "poisson") t += -Math.log(1 - u()) * meanNs;
       else t += (gammaVariate(spec.burstiness, u) / spec.burstiness) * meanNs;
     }
-    if (t >= limitNs) break;
-    out.push(Math.round(t));
+    if (t >= limitNs) return;
+    yield Math.round(t);
   }
-  if (out.length === MAX_ARRIVALS && (spec.count ?? Infinity) > MAX_ARRIVALS)
-    throw new Error(`schedule would exceed ${MAX_ARRIVALS} arrivals (rate ${spec.rate}/s): shorten duration_s`);
+}
+
+/** The whole plan as an array, for small plans (the case suite, tests); longer ones are an error. */
+export function arrivalOffsetsNs(spec: ArrivalSpec): number[] {
+  const out: number[] = [];
+  for (const t of arrivalOffsets(spec)) {
+    if (out.length === MAX_ARRIVALS)
+      throw new Error(`schedule would exceed ${MAX_ARRIVALS} arrivals (rate ${spec.rate}/s): stream it instead`);
+    out.push(t);
+  }
   return out;
 }

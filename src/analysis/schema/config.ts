@@ -13,6 +13,27 @@ export const LoadMode = z
   );
 export type LoadMode = z.infer<typeof LoadMode>;
 
+/**
+ * Bounds that keep a typed number from breaking the run (issue 11): Node fires timers above 2³¹−1 ms at
+ * once, and the load generator must not size memory by an absurd value. Each keeps legitimate scale
+ * (tens of thousands of requests per second for days, contexts of millions of tokens).
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+const ms = (what: string) =>
+  z
+    .number()
+    .positive()
+    .max(MAX_TIMER_MS, `${what} above 2147483647 ms (24.8 days): Node would fire such a timer at once`);
+const seconds = (what: string) =>
+  z
+    .number()
+    .nonnegative()
+    .max(MAX_TIMER_MS / 1000, `${what} above 2147483 s (24.8 days): Node would fire such a timer at once`);
+export const MAX_CONCURRENCY = 1_000_000;
+export const MAX_RATE = 1_000_000;
+export const MAX_REQUESTS = 10_000_000_000;
+export const MAX_TOKENS = 10_000_000;
+
 export const OPEN_LOOP_MODES: readonly LoadMode[] = ["rate", "poisson", "gamma"];
 export const isOpenLoop = (mode: LoadMode): boolean => OPEN_LOOP_MODES.includes(mode);
 
@@ -42,10 +63,8 @@ export const TargetSpec = z
       .describe(
         "reuse = keep-alive connections, as SDKs and peer tools use them (connect time then appears once per connection); per_request = one fresh connection per request (its connect time is recorded apart)"
       ),
-    keep_alive_ms: z
-      .number()
+    keep_alive_ms: ms("keep_alive_ms")
       .int()
-      .positive()
       .default(2000)
       .describe(
         "idle keep-alive sockets are closed after this long (and 1 s before a shorter Keep-Alive timeout the server announces), so the client never sends on a socket the server is closing"
@@ -59,25 +78,35 @@ export const TargetSpec = z
       .describe("https targets"),
     timeouts: z
       .strictObject({
-        connect_ms: z.number().positive().default(10_000).describe("time allowed to connect (and finish TLS)"),
-        headers_ms: z.number().positive().default(600_000).describe("time allowed until response headers"),
-        idle_ms: z.number().positive().default(120_000).describe("longest silence allowed inside a stream"),
-        close_ms: z
-          .number()
-          .positive()
+        connect_ms: ms("connect_ms").default(10_000).describe("time allowed to connect (and finish TLS)"),
+        headers_ms: ms("headers_ms").default(600_000).describe("time allowed until response headers"),
+        idle_ms: ms("idle_ms").default(120_000).describe("longest silence allowed inside a stream"),
+        close_ms: ms("close_ms")
           .default(10_000)
           .describe(
             "time allowed between a stream's [DONE] or finish_reason and its end; then the client closes it (the hang is recorded and gated)"
           ),
-        total_ms: z.number().positive().optional().describe("overall deadline per request")
+        total_ms: ms("total_ms").optional().describe("overall deadline per request")
       })
       .prefault({})
   })
   .describe("the server under test");
 
 export const WorkloadSpec = z.strictObject({
-  prompt_tokens: z.number().int().positive().default(512).describe("intended prompt length in tokens"),
-  max_tokens: z.number().int().positive().default(128).describe("max_tokens sent with each request"),
+  prompt_tokens: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_TOKENS, `prompt_tokens above ${MAX_TOKENS.toLocaleString("en")}: no served context is that long`)
+    .default(512)
+    .describe("intended prompt length in tokens"),
+  max_tokens: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_TOKENS, `max_tokens above ${MAX_TOKENS.toLocaleString("en")}: no served context is that long`)
+    .default(128)
+    .describe("max_tokens sent with each request"),
   ignore_eos: z.boolean().default(true).describe("ask the server to ignore EOS so every request yields max_tokens"),
   salt: z.boolean().default(true).describe("prefix each prompt with a per-request salt so prefix caches cannot help"),
   temperature: z.number().min(0).default(0),
@@ -94,16 +123,42 @@ export const WorkloadSpec = z.strictObject({
 
 const LoadBase = z.strictObject({
   mode: LoadMode,
-  values: z.array(z.number().positive()).min(1).describe("concurrency levels or arrival rates (req/s)"),
-  requests: z.number().int().positive().optional().describe("measured requests per load point"),
-  duration_s: z.number().positive().optional().describe("measured duration per load point (replaces requests)"),
-  warmup: z.number().int().nonnegative().default(8).describe("warmup requests per load point, excluded from metrics"),
-  cooldown_s: z.number().nonnegative().default(0).describe("pause between load points"),
-  repeats: z.number().int().positive().default(1),
+  values: z
+    .array(
+      z
+        .number()
+        .positive()
+        .max(MAX_RATE, `above ${MAX_RATE.toLocaleString("en")} (requests in flight or req/s per load point): split such load over shards`)
+    )
+    .min(1)
+    .describe("concurrency levels or arrival rates (req/s)"),
+  requests: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_REQUESTS, `requests above ${MAX_REQUESTS.toLocaleString("en")} per load point`)
+    .optional()
+    .describe("measured requests per load point"),
+  duration_s: seconds("duration_s").positive().optional().describe("measured duration per load point (replaces requests)"),
+  warmup: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(MAX_REQUESTS, `warmup above ${MAX_REQUESTS.toLocaleString("en")} requests`)
+    .default(8)
+    .describe("warmup requests per load point, excluded from metrics"),
+  cooldown_s: seconds("cooldown_s").default(0).describe("pause between load points"),
+  repeats: z.number().int().positive().max(10_000, "repeats above 10,000").default(1),
   seed: z.number().int().nonnegative().default(42),
   burstiness: z.number().positive().default(1).describe("gamma shape; 1 equals Poisson"),
-  max_concurrency: z.number().int().positive().optional().describe("cap on in-flight requests in open-loop modes"),
-  grace_s: z.number().nonnegative().default(30).describe("on interrupt, how long in-flight requests may finish")
+  max_concurrency: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_CONCURRENCY, `max_concurrency above ${MAX_CONCURRENCY.toLocaleString("en")}: split such load over shards`)
+    .optional()
+    .describe("cap on in-flight requests in open-loop modes"),
+  grace_s: seconds("grace_s").default(30).describe("on interrupt, how long in-flight requests may finish")
 });
 
 export const LoadSpec = LoadBase.refine((l) => !(l.requests !== undefined && l.duration_s !== undefined), {
@@ -131,7 +186,7 @@ export const SloSpec = z
 export const TelemetrySpec = z.strictObject({
   server_metrics: z.enum(["auto", "on", "off"]).default("auto"),
   gpu: z.enum(["auto", "on", "off"]).default("auto"),
-  interval_ms: z.number().int().min(100).default(500)
+  interval_ms: ms("interval_ms").int().min(100).default(500)
 });
 
 export const GateSpec = z.strictObject({
@@ -164,7 +219,7 @@ export const GateSpec = z.strictObject({
 
 export const OutputSpec = z.strictObject({
   dir: z.string().default("evidence"),
-  fsync_interval_ms: z.number().int().positive().default(1000),
+  fsync_interval_ms: ms("fsync_interval_ms").int().default(1000),
   payload_bytes: z
     .number()
     .int()

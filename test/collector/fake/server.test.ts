@@ -115,6 +115,28 @@ describe("fake server endpoints", () => {
   });
 });
 
+describe("requests beyond the model's context (issue 11 item 7)", () => {
+  it("max_tokens 10¹² is refused with 400, and the server goes on serving", async () => {
+    const s = await startFakeServer({options: {ttftMs: 0, tokenIntervalMs: 0}});
+    try {
+      const huge = await fetch(s.url + "/chat/completions", {
+        method: "POST",
+        body: JSON.stringify({messages: [{role: "user", content: "x"}], stream: true, max_tokens: 1e12})
+      });
+      expect(huge.status).toBe(400);
+      expect(await huge.text()).toMatch(/maximum context length is 131072 tokens/);
+      const ok = await fetch(s.url + "/chat/completions", {
+        method: "POST",
+        body: JSON.stringify({messages: [{role: "user", content: "x"}], stream: true, max_tokens: 3})
+      });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toMatch(/\[DONE\]/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("send log", () => {
   it("stamps every write with the injected clock, in order, with the request id and event counts", async () => {
     let fake = 10_000_000_000n;

@@ -112,6 +112,34 @@ describe("interrupt (Ctrl-C / SIGTERM)", () => {
   });
 });
 
+describe("a closed SSH session (SIGHUP)", () => {
+  it("is treated like SIGTERM: dispatching stops, the bundle is sealed interrupted with what was captured, exit 130", async () => {
+    const out = join(t.dir, "hup");
+    const cfg = writeConfig(
+      t.dir,
+      "hup.yaml",
+      yamlConfig({load: {mode: "concurrency", values: [2], requests: 200, warmup: 0, grace_s: 5}})
+    );
+    const child = spawnCli(["collect", "--config", cfg, "--out", out, "--no-progress"]);
+    await waitFor(() => /bundle: /.test(child.stderr()), 20_000, "the bundle to open");
+    const dir = join(out, readdirSync(out)[0]!);
+    await waitFor(
+      () => existsSync(join(dir, "requests.jsonl")) && lines(join(dir, "requests.jsonl")).length >= 5,
+      20_000,
+      "records"
+    );
+    child.kill("SIGHUP");
+    const {code} = await child.exit;
+    expect(code).toBe(130);
+    const m = manifestOf(dir);
+    expect(m.status).toBe("interrupted");
+    expect(m.statusReason).toMatch(/SIGHUP/);
+    const recs = lines(join(dir, "requests.jsonl"));
+    expect(recs.length).toBeGreaterThanOrEqual(5);
+    expect(recs.length).toBeLessThan(200);
+  });
+});
+
 describe("crash recovery", () => {
   it("SIGKILL mid-run leaves an unsealed bundle; `seal` cuts the torn tail with a note and seals it as partial", async () => {
     const out = join(t.dir, "kill");
