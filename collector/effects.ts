@@ -67,6 +67,19 @@ export interface Effects {
   signals: Signals;
   env: Readonly<Record<string, string | undefined>>;
   hostname: () => string;
+  /** This process's id, and whether a process of this host with that id is alive. */
+  pid: number;
+  processAlive: (pid: number) => boolean;
+}
+
+/** Signal 0 checks existence; EPERM means it exists but belongs to someone else. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 export const realClock: Clock = {nowNs: () => process.hrtime.bigint(), wallMs: () => Date.now()};
@@ -191,6 +204,8 @@ export function defaultEffects(overrides: Partial<Effects> = {}): Effects {
     signals: realSignals,
     env: process.env,
     hostname: () => hostname(),
+    pid: process.pid,
+    processAlive,
     ...overrides
   };
 }

@@ -2,6 +2,7 @@ import {join} from "node:path";
 
 import {FILE_NAMES, type Manifest} from "../../src/analysis/schema/index.ts";
 import type {Effects} from "../effects.ts";
+import {lockOwner, releaseLock} from "./lock.ts";
 import {anchorsFromNotes, DRAFT_FILE, finishBundle} from "../run/finish.ts";
 import {BUNDLE_JSONL, OPTIONAL_JSONL} from "../writer/bundleWriter.ts";
 
@@ -9,14 +10,32 @@ export class RecoverError extends Error {
   override readonly name = "RecoverError";
 }
 
+/** Sealing failed writing (disk full, I/O): the CLI exits 5, as for any evidence that cannot be written. */
+export class SealWriteError extends Error {
+  override readonly name = "SealWriteError";
+}
+
 /**
  * Seals a bundle whose collector died (no manifest.json): cuts each torn tail back to the last newline
  * (noted as "tail_truncated"), notes the resume, restores the clock anchors from the notes and seals the
  * bundle as `partial`. The run itself is not continued: what was planned but not captured stays missing.
  */
-export async function sealCrashedBundle(fx: Pick<Effects, "files" | "clock">, dir: string): Promise<Manifest> {
+export async function sealCrashedBundle(
+  fx: Pick<Effects, "files" | "clock" | "hostname" | "processAlive">,
+  dir: string,
+  o: {force?: boolean} = {}
+): Promise<Manifest> {
   if (await fx.files.exists(join(dir, FILE_NAMES.manifest)))
     throw new RecoverError(`${dir} is already sealed (manifest.json exists): a sealed bundle is never changed`);
+  const lock = await lockOwner(fx, dir);
+  if (lock !== null && lock.alive === true)
+    throw new RecoverError(
+      `${dir} is being written by a running collector (pid ${lock.owner.pid} on ${lock.owner.host}, since ${lock.owner.startedAt}): sealing it now would corrupt its evidence; wait for it to finish, or stop it (Ctrl-C seals it as interrupted)`
+    );
+  if (lock !== null && lock.alive === null && !o.force)
+    throw new RecoverError(
+      `${dir} is locked by pid ${lock.owner.pid} on ${lock.owner.host} (since ${lock.owner.startedAt}), which cannot be checked from this host: if that collector is gone, seal with --force`
+    );
   const draftPath = join(dir, DRAFT_FILE);
   if (!(await fx.files.exists(draftPath)))
     throw new RecoverError(`${dir} has no ${DRAFT_FILE}: not an unsealed inferscope bundle (nothing to seal)`);
@@ -48,6 +67,7 @@ export async function sealCrashedBundle(fx: Pick<Effects, "files" | "clock">, di
     origin,
     notes: [{event: "resume", detail: {action: "sealed_partial", sealedAt}}]
   });
-  if (!result.manifest) throw new RecoverError(result.error ?? "sealing failed");
+  if (!result.manifest) throw new SealWriteError(result.error ?? "sealing failed");
+  await releaseLock(fx, dir);
   return result.manifest;
 }

@@ -4,7 +4,7 @@ import type {Command} from "commander";
 
 import {analyzeBundle, scoreItem} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
-import {RecoverError, sealCrashedBundle} from "../bundle/recover.ts";
+import {RecoverError, SealWriteError, sealCrashedBundle} from "../bundle/recover.ts";
 import {suiteOptions} from "../cases/plan.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {ConfigError, parseRunConfig} from "../config/load.ts";
@@ -55,12 +55,13 @@ export async function readConfig(fx: Pick<Effects, "files">, file: string) {
 }
 
 /** Seals a crashed bundle as partial; prints its path. */
-export async function sealCommand(dir: string, io: Io, fx: Effects): Promise<void> {
+export async function sealCommand(dir: string, io: Io, fx: Effects, o: {force?: boolean} = {}): Promise<void> {
   try {
-    const m = await sealCrashedBundle(fx, dir);
+    const m = await sealCrashedBundle(fx, dir, o);
     io.err.info(`sealed ${m.bundleId} as ${m.status} (${m.files.length} files digested): ${m.statusReason}`);
   } catch (e) {
     if (e instanceof RecoverError) throw new CliError(e.message, {exitCode: EXIT.usage});
+    if (e instanceof SealWriteError) throw new CliError(`cannot seal ${dir}: ${e.message}`, {exitCode: EXIT.writeFailed});
     throw new CliError(`cannot seal ${dir}: ${(e as Error).message}`, {exitCode: EXIT.writeFailed});
   }
   io.out(resolve(dir));
@@ -139,5 +140,6 @@ export function register(program: Command): void {
     .command("seal")
     .description("seal a bundle whose collector crashed or was killed: cut torn tails, status partial")
     .argument("<dir>", "the unsealed bundle folder")
-    .action(async (dir: string) => sealCommand(dir, defaultIo(), defaultEffects()));
+    .option("--force", "take over a lock held by a collector on another host (its liveness cannot be checked)")
+    .action(async (dir: string, o: {force?: boolean}) => sealCommand(dir, defaultIo(), defaultEffects(), o));
 }

@@ -6,6 +6,7 @@ import {FILE_NAMES, type Environment, type Manifest, type RequestRecord} from ".
 import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
 import {MEASURE_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
 import {collectorInfo, isoOf} from "../bundle/manifest.ts";
+import {releaseLock, takeLock} from "../bundle/lock.ts";
 import {bundleName, shortId} from "../bundle/name.ts";
 import type {Gsm8kSource} from "../cases/gsm8k.ts";
 import type {ScoreFn} from "../cases/runner.ts";
@@ -244,6 +245,14 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
       cause: e
     });
   }
+  try {
+    await takeLock(fx, dir);
+  } catch (e) {
+    throw new CliError(`cannot write into the bundle folder ${dir}: ${(e as Error).message}`, {
+      exitCode: EXIT.writeFailed,
+      cause: e
+    });
+  }
   const resolvedYaml = resolvedConfigYaml(config, redact);
   const environment: Environment = redact.value({
     host: hostInfo(fx, c.hostLabel ?? null),
@@ -360,6 +369,7 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
     repairTails: failure !== null,
     origin: c.origin
   });
+  if (manifest.manifest !== null) await releaseLock(fx, dir).catch(() => undefined);
   return {
     dir,
     status,

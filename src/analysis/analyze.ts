@@ -7,7 +7,7 @@ import {FALLBACK_CONFIG, parseConfig, parseManifest} from "./ingest/header.ts";
 import {RequestRecordIngest} from "./ingest/fastEvents.ts";
 import {timeOrderViolations} from "./ingest/invariants.ts";
 import {JsonlValidator} from "./ingest/jsonl.ts";
-import {readText} from "./ingest/readText.ts";
+import {drain, MAX_TEXT_CHARS, readText} from "./ingest/readText.ts";
 import type {BundleSource, FileStream} from "./ingest/source.ts";
 import {bundleMeta} from "./meta.ts";
 import {CaseAccumulator} from "./quality/cases.ts";
@@ -104,17 +104,29 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   const files: FileCheck[] = [];
   const observed = new Map<string, {bytes: number; sha256: string}>();
 
-  const openText = async (path: string): Promise<string | null> => {
+  /** A small file's text; undefined when absent, null when it is too large to be what its name says. */
+  const openText = async (path: string): Promise<string | null | undefined> => {
     const s = source.open(path);
-    if (!s) return null;
+    if (!s) return undefined;
     const text = await readText(s);
     observed.set(path, s.digest());
+    if (text === null)
+      issues.push(issue("error", "file_too_large", path, `larger than ${MAX_TEXT_CHARS / 2 ** 20} MiB: not a ${path}`));
     return text;
   };
+  /** Hashes a file without keeping its text (attachments, files of no known role, however large). */
+  const digestOnly = async (path: string): Promise<void> => {
+    const s = source.open(path);
+    if (!s) return;
+    await drain(s);
+    observed.set(path, s.digest());
+  };
+  for (const {path, reason} of source.skipped ?? [])
+    issues.push(issue("warning", "not_a_file", path, `${reason}: not read (a bundle holds regular files only)`));
 
-  const manifestText = await openText(FILE_NAMES.manifest);
+  const manifestText = (await openText(FILE_NAMES.manifest)) ?? null;
   let manifest: Manifest | null = null;
-  if (manifestText === null)
+  if (manifestText === null && !observed.has(FILE_NAMES.manifest))
     issues.push(
       issue(
         "warning",
@@ -123,19 +135,19 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
         "no manifest: the bundle is partial and its digests cannot be verified"
       )
     );
-  else {
+  else if (manifestText !== null) {
     const m = parseManifest(manifestText, FILE_NAMES.manifest);
     manifest = m.manifest;
     issues.push(...m.issues);
   }
 
-  const configText = await openText(FILE_NAMES.config);
+  const configText = (await openText(FILE_NAMES.config)) ?? null;
   let config: RunConfig = FALLBACK_CONFIG;
-  if (configText === null)
+  if (configText === null && !observed.has(FILE_NAMES.config))
     issues.push(
       issue("warning", "no_config", FILE_NAMES.config, "no resolved config: defaults assumed for thresholds")
     );
-  else {
+  else if (configText !== null) {
     const c = parseConfig(configText, FILE_NAMES.config);
     if (c.config) config = c.config;
     issues.push(...c.issues);
@@ -186,7 +198,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   for (const path of dataFiles) {
     const role = declared.get(path)?.role ?? ROLE_BY_NAME.get(path);
     if (role === undefined || role === "config" || role === "attachment" || !path.endsWith(".jsonl")) {
-      await openText(path);
+      await digestOnly(path);
       continue;
     }
     const stream = source.open(path);

@@ -5,18 +5,26 @@ import {StringDecoder} from "node:string_decoder";
 
 import type {BundleSource, FileStream} from "../analysis/ingest/source.ts";
 
-/** Every file under `dir`, as sorted relative paths with forward slashes. */
-export function listFiles(dir: string): string[] {
-  const out: string[] = [];
+/** Every regular file under `dir` (sorted relative paths, forward slashes), and every other entry skipped. */
+export function listEntries(dir: string): {files: string[]; skipped: {path: string; reason: string}[]} {
+  const files: string[] = [];
+  const skipped: {path: string; reason: string}[] = [];
   const walk = (d: string) => {
     for (const entry of readdirSync(d, {withFileTypes: true})) {
       const full = join(d, entry.name);
+      const rel = relative(dir, full).split(sep).join("/");
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) out.push(relative(dir, full).split(sep).join("/"));
+      else if (entry.isFile()) files.push(rel);
+      else skipped.push({path: rel, reason: entry.isSymbolicLink() ? "a symbolic link" : "not a regular file"});
     }
   };
   walk(dir);
-  return out.sort();
+  return {files: files.sort(), skipped: skipped.sort((a, b) => a.path.localeCompare(b.path))};
+}
+
+/** Every regular file under `dir`, as sorted relative paths with forward slashes. */
+export function listFiles(dir: string): string[] {
+  return listEntries(dir).files;
 }
 
 /** Streams a file as UTF-8 text chunks while hashing its bytes (one pass, bounded memory). */
@@ -49,7 +57,7 @@ export function fileStream(path: string, highWaterMark = 1 << 22): FileStream {
 /** A bundle folder on disk as a source for the pure analyzer. */
 export function fsBundle(dir: string): BundleSource {
   if (!statSync(dir).isDirectory()) throw new Error(`not a bundle folder: ${dir}`);
-  const files = listFiles(dir);
+  const {files, skipped} = listEntries(dir);
   const id = dir
     .replace(/[\\/]+$/, "")
     .split(/[\\/]/)
@@ -57,6 +65,7 @@ export function fsBundle(dir: string): BundleSource {
   return {
     id,
     files,
+    skipped,
     open: (path) => (files.includes(path) ? fileStream(join(dir, path)) : null)
   };
 }

@@ -346,7 +346,10 @@ describe("crash recovery", () => {
     const {files: _files, ...draft} = JSON.parse(readFileSync(join(copy, "manifest.json"), "utf8")) as {files: unknown};
     writeFileSync(join(copy, DRAFT_FILE), JSON.stringify(draft));
     rmSync(join(copy, "manifest.json"));
-    const m = await sealCrashedBundle({files: realFiles, clock: realClock}, copy);
+    const m = await sealCrashedBundle(
+      {files: realFiles, clock: realClock, hostname: () => "h", processAlive: () => false},
+      copy
+    );
     expect(m.files.find((f) => f.path === "quality.jsonl")).toMatchObject({role: "quality", records: 110});
   });
 });

@@ -22,11 +22,13 @@ export const integrity: BundleGate = {
         (f.observed === null || f.observed.sha256 !== f.declared.sha256 || f.observed.bytes !== f.declared.bytes)
     );
     const undeclared = ctx.files.filter((f) => f.declared === null && f.observed !== null).map((f) => f.path);
+    const notFiles = ctx.issues.filter((i) => i.code === "not_a_file").map((i) => i.file);
     const evidence = {
       errors: errors.length,
       digestMismatches: mismatched.map((f) => f.path),
       tornTails: torn.length,
-      undeclared
+      undeclared,
+      notFiles
     };
     if (!ctx.manifest) return {status: "fail", reason: "no valid manifest.json: digests cannot be verified", evidence};
     if (mismatched.length > 0)
@@ -47,12 +49,13 @@ export const integrity: BundleGate = {
         reason: `${errors.length} schema or sequence error(s), first: ${errors[0]!.file}:${errors[0]!.line ?? "-"} ${errors[0]!.message}`,
         evidence
       };
-    if (torn.length > 0 || undeclared.length > 0)
+    if (torn.length > 0 || undeclared.length > 0 || notFiles.length > 0)
       return {
         status: "warn",
         reason: [
           torn.length ? `${torn.length} torn final line(s) dropped` : "",
-          undeclared.length ? `files not in the manifest: ${undeclared.join(", ")}` : ""
+          undeclared.length ? `files not in the manifest: ${undeclared.join(", ")}` : "",
+          notFiles.length ? `entries that are not regular files (not read): ${notFiles.join(", ")}` : ""
         ]
           .filter(Boolean)
           .join("; "),

@@ -1,6 +1,7 @@
 import type {z} from "zod";
 
 import {issue, type Issue} from "../util/issues.ts";
+import {MAX_LINE_CHARS, type Oversized} from "../util/lines.ts";
 
 /** Formats zod issues of one record as `path: message` pairs. */
 export function zodIssues(file: string, line: number, error: z.ZodError): Issue[] {
@@ -29,9 +30,23 @@ export class JsonlValidator<T extends {seq: number}> {
   }
 
   /** Parses and validates one line; returns the record, or undefined for a blank or bad line. */
-  line(text: string): T | undefined {
+  line(text: string | Oversized): T | undefined {
     this.#line++;
     this.#flushPending();
+    if (typeof text !== "string") {
+      // never parsed: a bundle record is never hundreds of megabytes (an attachment or a core dump is)
+      this.issues.push(
+        issue(
+          "error",
+          "record_too_large",
+          this.#file,
+          `a line of ${text.oversized.toLocaleString("en")} characters exceeds the ${MAX_LINE_CHARS.toLocaleString("en")}-character bound of one record; not read`,
+          this.#line
+        )
+      );
+      this.#expectedSeq = null;
+      return undefined;
+    }
     if (text.trim() === "") {
       this.issues.push(issue("error", "blank_line", this.#file, "blank line inside a JSONL file", this.#line));
       return undefined;

@@ -14,6 +14,8 @@ export interface BundleSource {
   id: string;
   /** Relative paths of every file present in the bundle folder. */
   files: readonly string[];
+  /** Entries that are not regular files (symlinks, devices…), never read, with why. */
+  skipped?: readonly {path: string; reason: string}[];
   open(path: string): FileStream | null;
 }
 

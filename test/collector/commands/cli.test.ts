@@ -162,6 +162,9 @@ describe("inferscope CLI", () => {
     const ok = spawnCli(["verify", valid]);
     expect((await ok.exit).code, ok.stdout()).toBe(0);
     expect(ok.stdout()).toMatch(/^ok\s+requests\.jsonl/m);
+    // an intact bundle prints no FAIL line, not even for the manifest that cannot digest itself
+    expect(ok.stdout()).not.toMatch(/^FAIL/m);
+    expect(ok.stdout()).toMatch(/^ok\s+manifest\.json/m);
     const path = join(valid, "schedule.jsonl");
     const before = readFileSync(join(valid, "requests.jsonl"));
     try {

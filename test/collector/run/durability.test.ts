@@ -1,4 +1,4 @@
-import {appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
+import {appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
@@ -7,7 +7,8 @@ import {analyzeBundle} from "../../../src/analysis/index.ts";
 import type {Manifest, RequestRecord} from "../../../src/analysis/schema/index.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
 import {CliError} from "../../../collector/cliError.ts";
-import {collectCommand} from "../../../collector/commands/collect.ts";
+import {LOCK_FILE} from "../../../collector/bundle/lock.ts";
+import {collectCommand, sealCommand} from "../../../collector/commands/collect.ts";
 import type {Io} from "../../../collector/commands/io.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import {DRAFT_FILE} from "../../../collector/run/finish.ts";
@@ -187,6 +188,44 @@ describe("crash recovery", () => {
     const again = spawnCli(["collect", "--resume", dir]);
     expect((await again.exit).code).toBe(2);
     expect(again.stderr()).toMatch(/already sealed/);
+    // the dead collector's lock was taken over and removed with the seal (issue 11 item 4)
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it("`seal` refuses a bundle whose collector is still running, and the run then seals itself intact", async () => {
+    const out = join(t.dir, "live");
+    const cfg = writeConfig(
+      t.dir,
+      "live.yaml",
+      yamlConfig({load: {mode: "concurrency", values: [2], requests: 150, warmup: 0}})
+    );
+    const child = spawnCli(["collect", "--config", cfg, "--out", out, "--no-progress"]);
+    await waitFor(() => /bundle: /.test(child.stderr()), 20_000, "the bundle to open");
+    const dir = join(out, readdirSync(out)[0]!);
+    const lock = JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")) as {pid: number; host: string};
+    expect(lock.pid).toBe(child.pid);
+    const seal = spawnCli(["seal", dir]);
+    expect((await seal.exit).code).toBe(2);
+    expect(seal.stderr()).toMatch(new RegExp(`being written by a running collector \\(pid ${child.pid} on `));
+    expect([0, 4]).toContain((await child.exit).code); // 4 only if this busy machine made the client late (G6)
+    const m = manifestOf(dir);
+    expect(m.status).toBe("complete"); // not corrupted by the refused seal
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(gate(report, "G1").status).toBe("pass");
+  });
+
+  it("`seal` on a full disk exits 5 (evidence could not be written), not 2", async () => {
+    const dir = join(t.dir, "seal-full");
+    mkdirSync(dir, {recursive: true});
+    // the seal's own note (resume) is the first write: the disk is full for it
+    writeFileSync(join(dir, DRAFT_FILE), JSON.stringify({monotonicOriginNs: "0", clockAnchors: []}));
+    writeFileSync(join(dir, "requests.jsonl"), "");
+    const io = memoryIo();
+    const fx = testEffects({files: fullDiskFiles("client_metrics.jsonl", 0)});
+    const e = await sealCommand(dir, io, fx).catch((x: unknown) => x);
+    expect((e as CliError).exitCode).toBe(5);
+    expect((e as Error).message).toMatch(/no space left/);
   });
 });
 

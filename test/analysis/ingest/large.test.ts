@@ -1,0 +1,72 @@
+import {mkdtempSync, rmSync, symlinkSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+
+import {describe, expect, it} from "vitest";
+
+import {analyzeBundle, type BundleSource} from "../../../src/analysis/index.ts";
+import {MAX_LINE_CHARS} from "../../../src/analysis/util/lines.ts";
+import {fsBundle} from "../../../src/io/fsBundle.ts";
+import {bundleFiles, request, tokenEvents} from "../../support/bundle.ts";
+
+/** Issue 11 items 9 and 12: files too large to be records, and entries that are not files. */
+const CHUNK = 4 * 2 ** 20;
+
+/** A memory source whose extra file streams `chunks` pieces of 4 MiB, generated lazily (never held whole). */
+function withHugeFile(path: string, chunks: number, piece: (i: number) => string): BundleSource {
+  const files = bundleFiles({requests: [request("a", 0, tokenEvents(3, 10, 5))]});
+  const all = [...Object.keys(files), path].sort();
+  return {
+    id: "huge",
+    files: all,
+    open: (p) => {
+      if (p === path)
+        return {
+          chunks: (function* () {
+            for (let i = 0; i < chunks; i++) yield piece(i);
+          })(),
+          digest: () => ({bytes: chunks * CHUNK, sha256: "0".repeat(64)})
+        };
+      const text = files[p];
+      return text === undefined ? null : {chunks: [text], digest: () => ({bytes: text.length, sha256: "0".repeat(64)})};
+    }
+  };
+}
+
+describe("bounded reading", () => {
+  it("a stray 600 MiB file in a bundle folder is hashed as a stream, never read into one string", async () => {
+    const block = "\0".repeat(CHUNK);
+    const r = await analyzeBundle(withHugeFile("core.1234", 150, () => block));
+    const f = r.files.find((x) => x.path === "core.1234")!;
+    expect(f.declared).toBeNull();
+    expect(f.observed).not.toBeNull(); // reported as a file not in the manifest
+    expect(r.issues.some((i) => /Invalid string length/.test(i.message))).toBe(false);
+  });
+
+  it("a JSONL line over the record bound is one error naming the file and line, not a crash", async () => {
+    const over = Math.ceil((MAX_LINE_CHARS + 1) / CHUNK); // one line of ~68 MiB in 4 MiB pieces, then a newline
+    const x = "x".repeat(CHUNK);
+    const r = await analyzeBundle(withHugeFile("schedule.jsonl", over + 1, (i) => (i < over ? x : `\n{"seq":1}\n`)));
+    const e = r.issues.find((i) => i.code === "record_too_large")!;
+    expect(e).toMatchObject({severity: "error", file: "schedule.jsonl", line: 1});
+    expect(e.message).toMatch(/exceeds the 67,108,864-character bound/);
+  });
+});
+
+describe("entries that are not regular files", () => {
+  it("a symbolic link in a bundle folder is reported, not followed and not silently ignored", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "inferscope-symlink-"));
+    try {
+      for (const [name, text] of Object.entries(bundleFiles({requests: [request("a", 0, tokenEvents(3, 10, 5))]})))
+        writeFileSync(join(dir, name), text);
+      symlinkSync("/etc/passwd", join(dir, "notes.txt"));
+      const r = await analyzeBundle(fsBundle(dir));
+      expect(r.issues).toContainEqual(
+        expect.objectContaining({code: "not_a_file", severity: "warning", file: "notes.txt"})
+      );
+      expect(r.files.map((f) => f.path)).not.toContain("notes.txt");
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  });
+});
