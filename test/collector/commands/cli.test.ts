@@ -27,7 +27,9 @@ function config(extra: Record<string, unknown> = {}) {
     load: {mode: "concurrency", values: [2], requests: 12, warmup: 1},
     telemetry: {gpu: "off", server_metrics: "auto", interval_ms: 100},
     // loosened client-health and achieved-load thresholds: the fake server shares this test's 2 cores
-    slo: {percentile: "p50"}, // judged at the median: 5 samples suffice
+    // judged at the median (5 samples suffice); SLOs loose enough that a busy machine's stalls do not make
+    // a request miss them (--min-goodput is tested on what the server did, not on this machine's load)
+    slo: {percentile: "p50", ttft_ms: 10_000, itl_ms: 2000, e2e_ms: 60_000},
     gates: {min_samples: 5, max_loop_delay_p99_ms: 1000, max_dispatch_lag_p99_ms: 1000, min_achieved_load: 0.6},
     output: {fsync_interval_ms: 100},
     ...extra
