@@ -25,7 +25,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/fakeServer.ts"),
   () => import("./commands/import.ts"),
   () => import("./commands/report.ts"),
-  () => import("./commands/score.ts")
+  () => import("./commands/score.ts"),
+  () => import("./commands/sign.ts")
 ];
 
 export const EXIT_HELP = `

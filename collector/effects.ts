@@ -39,6 +39,7 @@ export interface Files {
   readRange(path: string, position: number, length: number): Promise<Buffer>;
   remove(path: string): Promise<void>;
   list(dir: string): Promise<string[]>;
+  chmod(path: string, mode: number): Promise<void>;
 }
 
 export interface Logger {
@@ -155,7 +156,8 @@ export const realFiles: Files = {
     }
   },
   remove: (path) => fsp.rm(path, {force: true}),
-  list: (dir) => fsp.readdir(dir)
+  list: (dir) => fsp.readdir(dir),
+  chmod: (path, mode) => fsp.chmod(path, mode)
 };
 
 export const realExec: Exec = (cmd, args, {timeoutMs}) =>

@@ -5,6 +5,7 @@ import type {Command} from "commander";
 import {analyzeBundle, scoreItem} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {RecoverError, SealWriteError, sealCrashedBundle} from "../bundle/recover.ts";
+import {signBundle} from "./sign.ts";
 import {suiteOptions} from "../cases/plan.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {ConfigError, parseRunConfig} from "../config/load.ts";
@@ -26,6 +27,9 @@ export interface CollectCliOptions {
   /** Comma-separated suite ids, replacing the config's `suites`. */
   suites?: string;
   skipHeavy?: boolean;
+  /** Sign the sealed manifest with this Ed25519 private key (PEM) as `signer`. */
+  sign?: string;
+  signer?: string;
 }
 
 export interface CollectDeps {
@@ -82,6 +86,10 @@ export async function collectCommand(
     throw new CliError("collect needs --config FILE (or --resume DIR to seal a crashed bundle)", {
       exitCode: EXIT.usage
     });
+  if (o.sign !== undefined && o.signer === undefined)
+    throw new CliError("--sign KEY needs --signer NAME (the name allowed_signers gives the key)", {exitCode: EXIT.usage});
+  if (o.sign !== undefined && !(await fx.files.exists(o.sign)))
+    throw new CliError(`--sign: the key file ${o.sign} does not exist`, {exitCode: EXIT.usage});
   let config = await readConfig(fx, o.config);
   if (o.suites !== undefined)
     config = {
@@ -109,6 +117,10 @@ export async function collectCommand(
     io.out(dir);
     throw new CliError(outcome.writeFailure, {exitCode: EXIT.writeFailed});
   }
+  if (o.sign !== undefined && outcome.manifest !== null) {
+    await signBundle(fx, outcome.dir, o.sign, o.signer!);
+    io.err.info(`signed the manifest as ${o.signer}`);
+  }
   const report = await analyzeBundle(fsBundle(outcome.dir));
   io.err.info(`verdict ${report.verdict} (status ${outcome.status})`);
   for (const r of report.verdict_reasons.slice(0, 10)) io.err.info(`  ${r}`);
@@ -135,6 +147,8 @@ export function register(program: Command): void {
       "case suite to run after the load points, comma-separated (e.g. case_10_needle,gsm8k; all)"
     )
     .option("--skip-heavy", "skip the heavy cases 05/06/07/09 (quality cases are never skipped)")
+    .option("--sign <key>", "sign the sealed manifest with this Ed25519 private key (PEM; see `keygen`)")
+    .option("--signer <name>", "the signer's name, as in evidence/allowed_signers")
     .action(async (o: CollectCliOptions) => collectCommand(o, defaultIo()));
   program
     .command("seal")

@@ -2,14 +2,30 @@ import type {Command} from "commander";
 
 import {formatIssue} from "../../src/analysis/index.ts";
 import {CliError, EXIT} from "../cliError.ts";
+import {SIGNATURE_FILE} from "../../src/analysis/index.ts";
+import {bundleSignature} from "../../src/io/signature.ts";
 import {analyzeDir} from "./analyze.ts";
 
-/** The detached signature over manifest.json (written by --sign), never listed in the manifest. */
-export const SIGNATURE_FILE = "manifest.sig";
 import {defaultIo, type Io} from "./io.ts";
 
-/** `verify`: digest of every file against the manifest, schema issues with file:line, then the re-analysis verdict. */
-export async function verifyCommand(dir: string, io: Io): Promise<void> {
+export interface VerifyOptions {
+  /** The trusted-signers file (default: allowed_signers beside the bundle's folder). */
+  signers?: string;
+  /** An unsigned bundle fails too. */
+  requireSignature?: boolean;
+}
+
+/**
+ * `verify`: digest of every file against the manifest, schema issues with file:line, the signature over
+ * the manifest (when there is one, or when required), then the re-analysis verdict.
+ */
+export async function verifyCommand(dir: string, io: Io, o: VerifyOptions = {}): Promise<void> {
+  let sig: ReturnType<typeof bundleSignature>;
+  try {
+    sig = bundleSignature(dir, o.signers);
+  } catch (e) {
+    throw new CliError((e as Error).message, {exitCode: EXIT.usage});
+  }
   const report = await analyzeDir(dir);
   for (const f of report.files) {
     const d = f.declared;
@@ -42,10 +58,21 @@ export async function verifyCommand(dir: string, io: Io): Promise<void> {
   io.out(
     `re-analysed: verdict ${report.verdict} (status ${report.status}); ${counted.error} errors, ${counted.warning} warnings`
   );
+  const signersNote = sig.signersFile === null ? "no trusted-signers file" : `trusted signers: ${sig.signersFile}`;
+  if (sig.state === "valid") io.out(`signature: valid, signed by ${sig.signer} at ${sig.signedAt} (${signersNote})`);
+  else if (sig.state === "unsigned") io.out(`signature: none (unsigned bundle)`);
+  else if (sig.state === "untrusted") io.out(`signature: FAIL — signed by ${sig.signer}, but ${sig.reason}`);
+  else io.out(`signature: FAIL — ${sig.reason}`);
   if (g1?.status !== "pass" || counted.error > 0)
     throw new CliError(`bundle ${report.bundle} is not intact: ${g1?.reason ?? "no integrity result"}`, {
       exitCode: EXIT.notValid
     });
+  if (sig.state === "invalid" || sig.state === "untrusted")
+    throw new CliError(`bundle ${report.bundle}: the signature does not hold (${sig.state === "invalid" ? sig.reason : `${sig.signer}: ${sig.reason}`})`, {
+      exitCode: EXIT.notValid
+    });
+  if (sig.state === "unsigned" && o.requireSignature)
+    throw new CliError(`bundle ${report.bundle} is unsigned and --require-signature was given`, {exitCode: EXIT.notValid});
 }
 
 export function register(program: Command): void {
@@ -53,5 +80,7 @@ export function register(program: Command): void {
     .command("verify")
     .description("check every file digest and record against the manifest, then re-analyse (exit 0 only when intact)")
     .argument("<bundle>", "bundle folder")
-    .action(async (dir: string) => verifyCommand(dir, defaultIo()));
+    .option("--signers <file>", "trusted-signers file (default: allowed_signers beside the bundle folder)")
+    .option("--require-signature", "an unsigned bundle fails too")
+    .action(async (dir: string, o: VerifyOptions) => verifyCommand(dir, defaultIo(), o));
 }

@@ -1,3 +1,4 @@
+import {SIGNATURE_FILE} from "../schema/records.ts";
 import type {BundleGate} from "./types.ts";
 
 export const integrity: BundleGate = {
@@ -21,7 +22,9 @@ export const integrity: BundleGate = {
         f.declared !== null &&
         (f.observed === null || f.observed.sha256 !== f.declared.sha256 || f.observed.bytes !== f.declared.bytes)
     );
-    const undeclared = ctx.files.filter((f) => f.declared === null && f.observed !== null).map((f) => f.path);
+    const undeclared = ctx.files
+      .filter((f) => f.declared === null && f.observed !== null && f.path !== SIGNATURE_FILE)
+      .map((f) => f.path);
     const notFiles = ctx.issues.filter((i) => i.code === "not_a_file").map((i) => i.file);
     const evidence = {
       errors: errors.length,

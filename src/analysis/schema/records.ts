@@ -287,3 +287,6 @@ export const FILE_NAMES: Record<RecordRole | "config" | "manifest", string> = {
   quality: "quality.jsonl",
   source: "source.jsonl"
 };
+
+/** The detached Ed25519 signature over manifest.json (optional; it cannot be listed in the manifest it signs). */
+export const SIGNATURE_FILE = "manifest.sig";
