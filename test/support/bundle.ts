@@ -52,6 +52,8 @@ export interface BundleSpec {
   quality?: NoSeq<QualityRecord>[];
   /** Fields of the manifest to replace (status, provenance, schemaVersion…). */
   manifest?: Partial<Manifest>;
+  /** Edits the files as written, before the manifest seals them (a torn tail, an edited record). */
+  beforeSeal?: (files: Record<string, string>) => void;
 }
 
 export function point(mode: LoadPoint["mode"], value: number, over: Partial<LoadPoint> = {}): LoadPoint {
@@ -168,6 +170,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, string> {
   if (spec.server) files[FILE_NAMES.server_metrics] = jsonl(spec.server);
   if (spec.gpu) files[FILE_NAMES.gpu_metrics] = jsonl(spec.gpu);
   if (spec.quality) files[FILE_NAMES.quality] = jsonl(spec.quality);
+  spec.beforeSeal?.(files);
   const roleOf = Object.fromEntries(Object.entries(FILE_NAMES).map(([role, name]) => [name, role]));
   const manifest: Manifest = {
     schemaVersion: SCHEMA_VERSION,
@@ -202,7 +205,11 @@ export function bundleFiles(spec: BundleSpec): Record<string, string> {
 
 /** Analyses a hand-built bundle. */
 export function analyzeSpec(spec: BundleSpec, options: AnalyzeOptions = {}): Promise<Report> {
-  const files = bundleFiles(spec);
+  return analyzeFiles(bundleFiles(spec), options);
+}
+
+/** Analyses bundle files as given (e.g. `bundleFiles` output edited after sealing). */
+export function analyzeFiles(files: Record<string, string>, options: AnalyzeOptions = {}): Promise<Report> {
   return analyzeBundle(
     memorySource("hand-built", files, (text) => ({bytes: Buffer.byteLength(text), sha256: sha256(text)})),
     options
@@ -249,3 +256,84 @@ export const runOf = (r: Report, id: string, pointIndex = 0): RunMetricValue => 
 /** The same events `byMs` later. */
 export const shifted = (events: readonly SseEvent[], byMs: number): SseEvent[] =>
   events.map(([t, b, k, d]) => [t + Math.round(byMs * MS), b, k, d]);
+
+export interface StreamedOptions extends Partial<RequestRecord> {
+  /** Dispatch this long after the schedule (default 0). */
+  lagMs?: number;
+  /** One-token content events (default 10), `gapMs` apart (default 5), the first `ttftMs` after dispatch (default 5). */
+  tokens?: number;
+  gapMs?: number;
+  ttftMs?: number;
+  /** Server token delta on each content event (continuous usage), default null. */
+  delta?: number | null;
+  /** End this long after the schedule (default 100), unless `endMs` is given. */
+  durMs?: number;
+  endMs?: number;
+  out?: number | null;
+  in?: number | null;
+}
+
+/**
+ * A successful streamed request scheduled at `schedMs` and dispatched `lagMs` later: `tokens` content events,
+ * a finish event 1 ms after the last and [DONE] 0.5 ms after that; it ends at `schedMs + durMs`.
+ */
+export function streamed(id: string, schedMs: number, o: StreamedOptions = {}): NoSeq<RequestRecord> {
+  const {lagMs = 0, tokens = 10, gapMs = 5, ttftMs = 5, durMs = 100, delta = null, ...over} = o;
+  const disp = schedMs + lagMs;
+  const lastMs = disp + ttftMs + (tokens - 1) * gapMs;
+  const text = tokenEvents(tokens, disp + ttftMs, gapMs, {delta});
+  const events = [...text, ev(lastMs + 1, "finish"), ev(lastMs + 1.5, "done")];
+  const endMs = over.endMs ?? schedMs + durMs;
+  if (endMs < lastMs + 1.5) throw new Error(`streamed ${id}: ends at ${endMs} ms, before its last event`);
+  return request(id, disp, events, {tSchedNs: Math.round(schedMs * MS), ...over, endMs});
+}
+
+/** `n` requests back to back on one closed-loop slot: request i is scheduled at `startMs + i · durMs` and ends when the next starts. */
+export function lane(prefix: string, n: number, o: StreamedOptions & {startMs?: number} = {}): NoSeq<RequestRecord>[] {
+  const {startMs = 0, durMs = 100, ...rest} = o;
+  return Array.from({length: n}, (_, i) => streamed(`${prefix}${i}`, startMs + i * durMs, {durMs, index: i, ...rest}));
+}
+
+/** Event-loop samples of `windowMs` (default 500) covering [fromMs, toMs], delay p99 `p99Ms` (default 1); `stalls` as [at ms, ms late]. */
+export function loopSamples(
+  fromMs: number,
+  toMs: number,
+  o: {p99Ms?: number; windowMs?: number; stalls?: [number, number][]} = {}
+): NoSeq<ClientRecord>[] {
+  const {p99Ms = 1, windowMs = 500, stalls} = o;
+  const n = Math.max(1, Math.ceil((toMs - fromMs) / windowMs));
+  return Array.from({length: n}, (_, k) => {
+    const end = fromMs + (k + 1) * windowMs;
+    const mine = stalls?.filter(([at]) => at > end - windowMs && at <= end);
+    return {
+      kind: "loop",
+      tNs: Math.round(end * MS),
+      windowNs: Math.round(windowMs * MS),
+      loopDelayP50Ms: Math.min(p99Ms, 0.5),
+      loopDelayP99Ms: p99Ms,
+      loopDelayMaxMs: Math.max(p99Ms, ...(mine ?? []).map(([, ms]) => ms)),
+      elu: 0.2,
+      inFlight: null,
+      openSockets: null,
+      rssBytes: null,
+      cpuUserUs: null,
+      cpuSystemUs: null,
+      ...(mine === undefined ? {} : {stalls: mine.map(([at, ms]): [number, number] => [Math.round(at * MS), ms])})
+    };
+  });
+}
+
+/**
+ * A run that every gate accepts unless the test changes it: the requests, healthy event-loop samples (delay
+ * p99 1 ms) from 0 to the last end, and ignore_eos off; `over` replaces fields, `over.config` is merged over that.
+ */
+export function cleanRun(requests: NoSeq<RequestRecord>[], over: Partial<BundleSpec> = {}): BundleSpec {
+  const from = Math.min(...requests.map((r) => r.tSchedNs ?? r.tDispNs ?? 0)) / MS;
+  const to = Math.max(...requests.map((r) => r.tEndNs ?? 0)) / MS;
+  return {
+    requests,
+    client: loopSamples(Math.min(0, from), to),
+    ...over,
+    config: {workload: {ignore_eos: false}, ...over.config}
+  };
+}

@@ -1,0 +1,170 @@
+import {describe, expect, it} from "vitest";
+
+import {
+  analyzeFiles,
+  analyzeSpec,
+  bundleFiles,
+  cleanRun,
+  gateOf,
+  lane,
+  request,
+  tokenEvents
+} from "../../support/bundle.ts";
+
+/** 20 back-to-back requests on one slot: every gate passes (the baseline each test changes in one place). */
+const clean = () => cleanRun(lane("r", 20));
+const REQUESTS = "requests.jsonl";
+
+describe("G1 evidence integrity", () => {
+  it("passes when every file matches its digest and every record is valid and continuous", async () => {
+    const r = await analyzeSpec(clean());
+    // config.resolved.yaml, requests.jsonl, client_metrics.jsonl (the manifest itself is not counted)
+    expect(gateOf(r, "G1").status).toBe("pass");
+    expect(gateOf(r, "G1").reason).toBe("3 files match their digests; records valid and continuous");
+    expect(r.verdict, r.verdict_reasons.join("\n")).toBe("VALID");
+  });
+
+  it("fails, making the run INVALID, when one byte of a sealed file changes", async () => {
+    const files = bundleFiles(clean());
+    // same length, other content: the byte count still matches, the sha256 does not
+    files[REQUESTS] = files[REQUESTS]!.replace('"httpStatus":200', '"httpStatus":201');
+    const bytes = Buffer.byteLength(files[REQUESTS]!);
+    const r = await analyzeFiles(files);
+    const g = gateOf(r, "G1");
+    expect(g.status).toBe("fail");
+    expect(g.reason).toMatch(
+      new RegExp(
+        `^digest mismatch: requests\\.jsonl has sha256 [0-9a-f]{12}… \\(${bytes} B\\), manifest says [0-9a-f]{12}… \\(${bytes} B\\)$`
+      )
+    );
+    expect(r.verdict).toBe("INVALID");
+  });
+
+  it("fails when a file the manifest declares is missing", async () => {
+    const files = bundleFiles(clean());
+    delete files["client_metrics.jsonl"];
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("fail");
+    expect(gateOf(r, "G1").reason).toBe("digest mismatch: client_metrics.jsonl is missing");
+    expect(r.verdict).toBe("INVALID");
+  });
+
+  it("fails without a manifest: the digests cannot be verified", async () => {
+    const files = bundleFiles(clean());
+    delete files["manifest.json"];
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("fail");
+    expect(gateOf(r, "G1").reason).toBe("no valid manifest.json: digests cannot be verified");
+    expect(r.verdict).toBe("INVALID");
+  });
+
+  it("fails on a sealed record that breaks the schema, though every digest matches", async () => {
+    // line 3 (seq 2) carries its HTTP status as a string: one schema error at requests.jsonl:3
+    const r = await analyzeSpec({
+      ...clean(),
+      beforeSeal: (f) => (f[REQUESTS] = f[REQUESTS]!.replace(/("seq":2,.*?)"httpStatus":200/, '$1"httpStatus":"200"'))
+    });
+    const g = gateOf(r, "G1");
+    expect(g.status).toBe("fail");
+    expect(g.reason).toMatch(/^1 schema or sequence error\(s\), first: requests\.jsonl:3 /);
+    expect(r.load_points[0]!.n_success).toBe(19);
+    expect(r.verdict).toBe("INVALID");
+  });
+
+  it("fails on a gap in seq", async () => {
+    // seq 0…4, then 6 where 5 was due (line 6)
+    const r = await analyzeSpec({
+      ...clean(),
+      beforeSeal: (f) => (f[REQUESTS] = f[REQUESTS]!.replace('{"seq":5,', '{"seq":6,'))
+    });
+    const g = gateOf(r, "G1");
+    expect(g.status).toBe("fail");
+    expect(g.reason).toMatch(/first: requests\.jsonl:6 gap: expected seq 5, got 6$/);
+    expect(r.verdict).toBe("INVALID");
+  });
+
+  it("fails on an unparseable line that is not the final one (only the final line may be torn)", async () => {
+    // line 10 (seq 9) cut short, followed by 10 more lines
+    const r = await analyzeSpec({
+      ...clean(),
+      beforeSeal: (f) => {
+        const lines = f[REQUESTS]!.split("\n");
+        lines[9] = lines[9]!.slice(0, 40);
+        f[REQUESTS] = lines.join("\n");
+      }
+    });
+    const g = gateOf(r, "G1");
+    expect(g.status).toBe("fail");
+    expect(g.reason).toMatch(/^1 schema or sequence error\(s\), first: requests\.jsonl:10 invalid JSON/);
+    expect(r.verdict).toBe("INVALID");
+  });
+
+  it("fails on a request whose events run backwards in time (clock regression)", async () => {
+    const requests = lane("r", 20);
+    // the third token event (at 15 ms) moved before the second (10 ms)
+    requests[0] = request(
+      "r0",
+      0,
+      [...tokenEvents(2, 5, 5), [8_000_000, 100, "content", null], ...tokenEvents(7, 20, 5)],
+      {
+        endMs: 100,
+        index: 0
+      }
+    );
+    const r = await analyzeSpec(cleanRun(requests));
+    expect(gateOf(r, "G1").status).toBe("fail");
+    expect(gateOf(r, "G1").reason).toMatch(/clock regression/);
+    expect(r.verdict).toBe("INVALID");
+  });
+
+  it("warns when only the final line is torn, drops it with a note, and keeps the rest", async () => {
+    const r = await analyzeSpec({
+      ...clean(),
+      beforeSeal: (f) => (f[REQUESTS] += '{"seq":20,"id":"r20","point":"concur')
+    });
+    const g = gateOf(r, "G1");
+    expect(g.status).toBe("warn");
+    expect(g.reason).toBe("1 torn final line(s) dropped");
+    expect(r.load_points[0]!.n_success).toBe(20);
+    // a warning of a gate whose failure is INVALID leaves the run INCONCLUSIVE (verdictOf)
+    expect(r.verdict).toBe("INCONCLUSIVE");
+  });
+
+  it("warns about a file the manifest does not list", async () => {
+    const files = {...bundleFiles(clean()), "notes.txt": "added after sealing\n"};
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("warn");
+    expect(gateOf(r, "G1").reason).toBe("files not in the manifest: notes.txt");
+    expect(r.verdict).toBe("INCONCLUSIVE");
+  });
+});
+
+describe("G28 run completion", () => {
+  it("passes a bundle whose status is complete", async () => {
+    const r = await analyzeSpec(clean());
+    expect(gateOf(r, "G28").status).toBe("pass");
+    expect(gateOf(r, "G28").reason).toBe("run completed");
+  });
+
+  it("warns on an interrupted run and states why, making it INCONCLUSIVE", async () => {
+    const r = await analyzeSpec({...clean(), manifest: {status: "interrupted", statusReason: "SIGINT after 20 of 40"}});
+    expect(gateOf(r, "G28").status).toBe("warn");
+    expect(gateOf(r, "G28").reason).toBe("bundle status is interrupted: SIGINT after 20 of 40");
+    expect(r.verdict).toBe("INCONCLUSIVE");
+  });
+
+  it("warns on a partial bundle sealed after a crash", async () => {
+    const r = await analyzeSpec({...clean(), manifest: {status: "partial", statusReason: null}});
+    expect(gateOf(r, "G28").status).toBe("warn");
+    expect(gateOf(r, "G28").reason).toBe("bundle status is partial");
+    expect(r.verdict).toBe("INCONCLUSIVE");
+  });
+
+  it("treats a bundle without a manifest as partial", async () => {
+    const files = bundleFiles(clean());
+    delete files["manifest.json"];
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G28").status).toBe("warn");
+    expect(gateOf(r, "G28").reason).toBe("bundle status is partial: no manifest");
+  });
+});
