@@ -204,8 +204,9 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     const stream = source.open(path);
     if (!stream) continue;
     const tally = (t: TelemetryFacts, ok: boolean, error: string | null) => {
-      // the tool absent (nvidia-smi not installed): recorded once as unavailable, telemetry not captured
-      if (!ok && error !== null && /\bnot found\b|ENOENT/i.test(error)) {
+      // the GPU tool absent (nvidia-smi not installed): recorded once as unavailable, telemetry not captured;
+      // a scrape that failed (an HTTP 404 "Not Found" included) is a gap and counts
+      if (t === gpu && !ok && error !== null && /^(nvidia-smi|amd-smi|rocm-smi) not found$|\bENOENT\b/.test(error)) {
         t.unavailable = error;
         return;
       }

@@ -128,6 +128,8 @@ export interface PointFacts {
   tokens: TokenCheck;
   /** Successful streams the server kept open after their terminal marker until the client closed them. */
   hung: {count: number; maxS: number | null; example: string | null};
+  /** Measured requests that sent, unsalted, a prompt a warmup request had already sent (G14). */
+  replayedWarmupPrompts: number;
   missingSchedule: number;
   /** Measured requests without a scheduled time, any mode (imports record dispatch times only). */
   unscheduled: number;
@@ -235,6 +237,9 @@ export class PointAccumulator {
     examples: []
   };
   #hung = {count: 0, maxS: null as number | null, example: null as string | null};
+  /** Digests of unsalted warmup prompts, and how many measured requests sent one of them unsalted (G14). */
+  #warmupPrompts = new Set<string>();
+  #replayedWarmups = 0;
   #rows: RequestRow[] = [];
 
   constructor(point: LoadPoint, config: RunConfig, keepRows: boolean) {
@@ -251,6 +256,8 @@ export class PointAccumulator {
     const rep = this.#repeat(r.repeat);
     if (r.phase === "warmup") {
       rep.warmups++;
+      if (r.salt === null && r.promptDigest !== null && this.#warmupPrompts.size < 100_000)
+        this.#warmupPrompts.add(r.promptDigest);
       if (d.tEnd !== null) rep.warmupEndMax = Math.max(rep.warmupEndMax, d.tEnd);
       this.#row(d, false);
       return;
@@ -267,6 +274,7 @@ export class PointAccumulator {
     if (isOpenLoop(this.point.mode) && d.tSched === null) this.#missingSchedule++;
     if (d.tSched === null) this.#unscheduled++;
     if (r.salt === null && this.#config.workload.salt) this.#unsalted++;
+    if (r.salt === null && r.promptDigest !== null && this.#warmupPrompts.has(r.promptDigest)) this.#replayedWarmups++;
     for (const m of REQUEST_METRICS) {
       if (!m.allMeasured) continue;
       const v = m.value(d);
@@ -452,6 +460,7 @@ export class PointAccumulator {
       cachedKnown: this.#cachedKnown,
       tokens: this.#tokens,
       hung: this.#hung,
+      replayedWarmupPrompts: this.#replayedWarmups,
       missingSchedule: this.#missingSchedule,
       unscheduled: this.#unscheduled,
       timeBaseRequest,

@@ -170,7 +170,8 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
   let hangNs: number | null = null;
   if (success && tTerminal !== null && lastEvent !== null && tEnd !== null) {
     const closedByClient = r.transportError === "close_timeout" || r.transportError === "timeout_body";
-    if (closedByClient || tEnd - lastEvent > (o.closeNs ?? DEFAULT_CLOSE_NS)) {
+    // measured from the terminal marker, as the gate (G29) and the collector's close timeout define it
+    if (closedByClient || tEnd - tTerminal > (o.closeNs ?? DEFAULT_CLOSE_NS)) {
       hung = true;
       hangNs = tEnd - tTerminal;
       tEnd = lastEvent;

@@ -196,8 +196,8 @@ export const warmupExcluded: BundleGate = {
   required: false,
   title: {en: "Warmup excluded", zh: "预热已排除"},
   description: {
-    en: "Warmup requests are flagged, excluded from every metric, and finished before the measured requests of the same repeat start; every repeat recorded the warmup requests it planned (a planned warmup that left no record means the measured requests may have met a cold server).",
-    zh: "预热请求被标记并排除在所有指标之外，且在同一轮被测请求开始前结束；每一轮都记录了计划的预热请求（计划了却没有记录，意味着被测请求可能遇到的是冷启动的服务器）。"
+    en: "Warmup requests are flagged, excluded from every metric, and finished before the measured requests of the same repeat start; every repeat recorded the warmup requests it planned (a planned warmup that left no record means the measured requests may have met a cold server); and no measured request sends, unsalted, a prompt a warmup sent (the warmup would have filled a prefix cache with exactly what is measured).",
+    zh: "预热请求被标记并排除在所有指标之外，且在同一轮被测请求开始前结束；每一轮都记录了计划的预热请求（计划了却没有记录，意味着被测请求可能遇到的是冷启动的服务器）；被测请求不得在未加盐的情况下发送预热已发送过的提示（否则预热会把被测的内容预先放进前缀缓存）。"
   },
   anchor: "MLCommons Endpoints rules; SGLang issue #28706",
   threshold: () => "no overlap",
@@ -219,6 +219,13 @@ export const warmupExcluded: BundleGate = {
       return {status: "fail", reason: `warmup still running when measurement began: ${overlaps.join(", ")}`, evidence};
     if (warmups === 0 && ctx.imported)
       return {status: "not_evaluable", reason: "imported: the source does not record warmup requests", evidence};
+    const replayed = ctx.points.map((p) => [p.point.id, p.replayedWarmupPrompts] as const).filter(([, n]) => n > 0);
+    if (replayed.length > 0)
+      return {
+        status: "warn",
+        reason: `measured requests sent, unsalted, prompts the warmup had already sent (${replayed.map(([id, n]) => `${id}: ${n}`).join(", ")}): a prefix cache was warmed with exactly what was then measured`,
+        evidence
+      };
     if (short.length > 0)
       return {
         status: "warn",
