@@ -1,5 +1,28 @@
 import {SIGNATURE_FILE} from "../schema/records.ts";
-import type {BundleGate} from "./types.ts";
+import type {BundleGate, GateContext} from "./types.ts";
+
+/**
+ * What the hashed client log says about how the run ended, for a collected bundle: the manifest's status
+ * is an unhashed claim, the log's lifecycle notes are covered by its digest. Null when nothing contradicts.
+ */
+export function statusContradiction(ctx: GateContext): string | null {
+  const m = ctx.manifest;
+  if (m === null || m.provenance.kind !== "collected") return null;
+  const events = new Set(ctx.client.notes.map((n) => n.event));
+  const sealedLater = ctx.client.notes.some((n) => n.event === "resume" && n.detail.action === "sealed_partial");
+  if (m.status === "complete") {
+    const against: string[] = [];
+    if (ctx.client.samples === 0 && ctx.client.notes.length === 0) against.push("no client log at all");
+    else if (!events.has("run_end")) against.push("no run_end note");
+    if (sealedLater) against.push("a sealed_partial note (sealed after a crash)");
+    if (events.has("interrupt")) against.push("an interrupt note");
+    if (events.has("write_error") || events.has("collector_error")) against.push("a write or collector error note");
+    if (against.length > 0) return `the manifest says complete, but the hashed client log has ${against.join(", ")}`;
+  }
+  if (m.status === "interrupted" && sealedLater)
+    return "the manifest says interrupted, but the hashed client log shows the bundle was sealed after a crash (partial)";
+  return null;
+}
 
 export const integrity: BundleGate = {
   id: "G1",
@@ -9,8 +32,8 @@ export const integrity: BundleGate = {
   required: true,
   title: {en: "Evidence integrity", zh: "证据完整性"},
   description: {
-    en: "Every file's size and sha256 match the manifest; every record matches the schema; seq runs without gaps; only the final line of a JSONL file may be torn (it is dropped with a note).",
-    zh: "每个文件的大小和 sha256 与清单一致；每条记录符合 schema；seq 连续无缺口；只有 JSONL 文件的最后一行允许被截断（丢弃并注明）。"
+    en: "Every file's size and sha256 match the manifest; every record matches the schema; seq runs without gaps; only the final line of a JSONL file may be torn (it is dropped with a note); and the manifest's own claims agree with the hashed evidence — a collected bundle said to be complete has its run_end note and no interrupt, crash-seal or write-error note in the hashed client log.",
+    zh: "每个文件的大小和 sha256 与清单一致；每条记录符合 schema；seq 连续无缺口；只有 JSONL 文件的最后一行允许被截断（丢弃并注明）；且清单本身的声明与带摘要的证据一致——声称完整结束的采集证据包，其带摘要的客户端日志中有 run_end 记录，且没有中断、崩溃后封存或写入错误的记录。"
   },
   anchor: "in-toto subject digests; MLPerf LoadGen checksums; validity-and-faults.md G1",
   threshold: () => "0 errors",
@@ -34,6 +57,7 @@ export const integrity: BundleGate = {
       notFiles
     };
     if (!ctx.manifest) return {status: "fail", reason: "no valid manifest.json: digests cannot be verified", evidence};
+    const contradiction = statusContradiction(ctx);
     if (mismatched.length > 0)
       return {
         status: "fail",
@@ -46,6 +70,7 @@ export const integrity: BundleGate = {
           .join("; ")}`,
         evidence
       };
+    if (contradiction !== null) return {status: "fail", reason: contradiction, evidence};
     if (errors.length > 0)
       return {
         status: "fail",

@@ -190,6 +190,21 @@ describe("crash recovery", () => {
     expect(again.stderr()).toMatch(/already sealed/);
     // the dead collector's lock was taken over and removed with the seal (issue 11 item 4)
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+
+    // issue 11 item 2: rewriting the unhashed status into "complete" is caught by the hashed client log
+    const sealed = readFileSync(join(dir, "manifest.json"), "utf8");
+    writeFileSync(
+      join(dir, "manifest.json"),
+      JSON.stringify({...JSON.parse(sealed), status: "complete", statusReason: null}, null, 2) + "\n"
+    );
+    const forged = spawnCli(["verify", dir]);
+    expect((await forged.exit).code).toBe(4);
+    expect(forged.stdout()).toMatch(
+      /the manifest says complete, but the hashed client log has no run_end note, a sealed_partial note/
+    );
+    const gateRun = spawnCli(["gate", dir]);
+    expect((await gateRun.exit).code).toBe(4);
+    writeFileSync(join(dir, "manifest.json"), sealed);
   });
 
   it("`seal` refuses a bundle whose collector is still running, and the run then seals itself intact", async () => {

@@ -1,0 +1,102 @@
+import {createHash} from "node:crypto";
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+
+import {
+  bundleSignature,
+  checkSignature,
+  generateSigningKey,
+  parseSigners,
+  signManifest
+} from "../../src/io/signature.ts";
+import {bundleFiles, request, tokenEvents} from "../support/bundle.ts";
+import {spawnCli} from "../collector/helpers.ts";
+
+/** Issue 11 item 5: Ed25519 signatures over the manifest, checked against a trusted-signers file. */
+const manifest = Buffer.from('{"bundleId":"b","files":[]}\n');
+
+describe("checkSignature", () => {
+  const alice = generateSigningKey("alice");
+  const mallory = generateSigningKey("mallory");
+  const signers = parseSigners(`# trusted\n${alice.signersLine}\n`, "allowed_signers");
+  const sigOf = (m: Buffer, k = alice, name = "alice") =>
+    JSON.stringify(signManifest(m, k.privatePem, name, "2026-12-01T00:00:00Z"));
+
+  it("accepts a signature of a trusted signer over these exact bytes", () => {
+    expect(checkSignature(manifest, sigOf(manifest), signers)).toMatchObject({state: "valid", signer: "alice"});
+  });
+
+  it("an unsigned bundle is unsigned (neither valid nor invalid)", () => {
+    expect(checkSignature(manifest, null, signers)).toEqual({state: "unsigned"});
+  });
+
+  it("a manifest edited after signing (status partial → complete) fails", () => {
+    const sig = sigOf(manifest);
+    const edited = Buffer.from(manifest.toString().replace('"b"', '"c"'));
+    expect(checkSignature(edited, sig, signers)).toMatchObject({
+      state: "invalid",
+      reason: /changed after it was signed/
+    });
+  });
+
+  it("a re-signed edit with another key is untrusted; a forged record with a recomputed digest is invalid", () => {
+    const edited = Buffer.from(manifest.toString().replace('"b"', '"c"'));
+    expect(checkSignature(edited, sigOf(edited, mallory, "alice"), signers)).toMatchObject({
+      state: "untrusted",
+      reason: /not the one allowed_signers lists for "alice"/
+    });
+    expect(checkSignature(edited, sigOf(edited, mallory, "mallory"), signers)).toMatchObject({state: "untrusted"});
+    const forged = JSON.parse(sigOf(manifest)) as Record<string, string>;
+    forged.manifestSha256 = createHash("sha256").update(edited).digest("hex");
+    expect(checkSignature(edited, JSON.stringify(forged), signers)).toMatchObject({
+      state: "invalid",
+      reason: /does not match/
+    });
+  });
+
+  it("a malformed record or trusted-signers line is a clear error", () => {
+    expect(checkSignature(manifest, "{nope", signers)).toMatchObject({
+      state: "invalid",
+      reason: /not a signature record/
+    });
+    expect(() => parseSigners("alice rsa AAAA\n", "evidence/allowed_signers")).toThrow(
+      /evidence\/allowed_signers:1: expected/
+    );
+  });
+});
+
+describe("keygen, sign and verify on a bundle", () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "inferscope-sign-"));
+  });
+  afterAll(() => rmSync(root, {recursive: true, force: true}));
+
+  it("sign writes manifest.sig; verify holds it against allowed_signers beside the evidence, and fails an edit", async () => {
+    const evidence = join(root, "evidence");
+    const dir = join(evidence, "b1");
+    for (const [name, text] of Object.entries(bundleFiles({requests: [request("a", 0, tokenEvents(3, 10, 5))]}))) {
+      mkdirSync(dir, {recursive: true});
+      writeFileSync(join(dir, name), text);
+    }
+    const key = join(root, "signer.pem");
+    const kg = spawnCli(["keygen", "--out", key, "--name", "ci"]);
+    expect((await kg.exit).code, kg.stderr()).toBe(0);
+    writeFileSync(join(evidence, "allowed_signers"), kg.stdout());
+    const sign = spawnCli(["sign", dir, "--key", key, "--signer", "ci"]);
+    expect((await sign.exit).code, sign.stderr()).toBe(0);
+    expect(bundleSignature(dir)).toMatchObject({state: "valid", signer: "ci"});
+    const ok = spawnCli(["verify", dir, "--require-signature"]);
+    expect((await ok.exit).code, ok.stdout() + ok.stderr()).toBe(0);
+    expect(ok.stdout()).toMatch(/signature: valid, signed by ci/);
+    // edit an unhashed field of the manifest and "reseal" it: the signature no longer holds
+    const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as {status: string};
+    writeFileSync(join(dir, "manifest.json"), `${JSON.stringify({...m, labels: {edited: "yes"}}, null, 2)}\n`);
+    const bad = spawnCli(["verify", dir]);
+    expect((await bad.exit).code).toBe(4);
+    expect(bad.stdout()).toMatch(/signature: FAIL — the manifest changed after it was signed/);
+  });
+});
