@@ -65,7 +65,8 @@ export async function sealCommand(dir: string, io: Io, fx: Effects, o: {force?: 
     io.err.info(`sealed ${m.bundleId} as ${m.status} (${m.files.length} files digested): ${m.statusReason}`);
   } catch (e) {
     if (e instanceof RecoverError) throw new CliError(e.message, {exitCode: EXIT.usage});
-    if (e instanceof SealWriteError) throw new CliError(`cannot seal ${dir}: ${e.message}`, {exitCode: EXIT.writeFailed});
+    if (e instanceof SealWriteError)
+      throw new CliError(`cannot seal ${dir}: ${e.message}`, {exitCode: EXIT.writeFailed});
     throw new CliError(`cannot seal ${dir}: ${(e as Error).message}`, {exitCode: EXIT.writeFailed});
   }
   io.out(resolve(dir));
@@ -87,7 +88,9 @@ export async function collectCommand(
       exitCode: EXIT.usage
     });
   if (o.sign !== undefined && o.signer === undefined)
-    throw new CliError("--sign KEY needs --signer NAME (the name allowed_signers gives the key)", {exitCode: EXIT.usage});
+    throw new CliError("--sign KEY needs --signer NAME (the name allowed_signers gives the key)", {
+      exitCode: EXIT.usage
+    });
   if (o.sign !== undefined && !(await fx.files.exists(o.sign)))
     throw new CliError(`--sign: the key file ${o.sign} does not exist`, {exitCode: EXIT.usage});
   let config = await readConfig(fx, o.config);

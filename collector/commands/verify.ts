@@ -35,13 +35,15 @@ export async function verifyCommand(dir: string, io: Io, o: VerifyOptions = {}):
         ? "self"
         : d === null
           ? "not in manifest"
-        : ob === null
-          ? "MISSING"
-          : ob.sha256 === d.sha256 && ob.bytes === d.bytes
-            ? "ok"
-            : `MISMATCH (sha256 ${ob.sha256.slice(0, 12)}…, ${ob.bytes} B; manifest ${d.sha256.slice(0, 12)}…, ${d.bytes} B)`;
+          : ob === null
+            ? "MISSING"
+            : ob.sha256 === d.sha256 && ob.bytes === d.bytes
+              ? "ok"
+              : `MISMATCH (sha256 ${ob.sha256.slice(0, 12)}…, ${ob.bytes} B; manifest ${d.sha256.slice(0, 12)}…, ${d.bytes} B)`;
     if (state === "self") {
-      io.out(`ok       ${f.path}  (${f.path === "manifest.json" ? "the manifest: not digested in itself" : "the signature over the manifest"})`);
+      io.out(
+        `ok       ${f.path}  (${f.path === "manifest.json" ? "the manifest: not digested in itself" : "the signature over the manifest"})`
+      );
       continue;
     }
     io.out(
@@ -68,11 +70,16 @@ export async function verifyCommand(dir: string, io: Io, o: VerifyOptions = {}):
       exitCode: EXIT.notValid
     });
   if (sig.state === "invalid" || sig.state === "untrusted")
-    throw new CliError(`bundle ${report.bundle}: the signature does not hold (${sig.state === "invalid" ? sig.reason : `${sig.signer}: ${sig.reason}`})`, {
+    throw new CliError(
+      `bundle ${report.bundle}: the signature does not hold (${sig.state === "invalid" ? sig.reason : `${sig.signer}: ${sig.reason}`})`,
+      {
+        exitCode: EXIT.notValid
+      }
+    );
+  if (sig.state === "unsigned" && o.requireSignature)
+    throw new CliError(`bundle ${report.bundle} is unsigned and --require-signature was given`, {
       exitCode: EXIT.notValid
     });
-  if (sig.state === "unsigned" && o.requireSignature)
-    throw new CliError(`bundle ${report.bundle} is unsigned and --require-signature was given`, {exitCode: EXIT.notValid});
 }
 
 export function register(program: Command): void {

@@ -103,7 +103,9 @@ export function parseRunConfig(text: string, file: string): RunConfig {
     // a YAML alias bomb (aliases of aliases expanding to billions of nodes) is refused, not expanded
     value = doc.toJS({maxAliasCount: MAX_ALIAS_COUNT}) as unknown;
   } catch (e) {
-    throw new ConfigError([{file, line: null, column: null, path: "", message: `invalid yaml: ${(e as Error).message.toLowerCase()}`}]);
+    throw new ConfigError([
+      {file, line: null, column: null, path: "", message: `invalid yaml: ${(e as Error).message.toLowerCase()}`}
+    ]);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw new ConfigError([{file, line: 1, column: 1, path: "", message: "expected a mapping with target and load"}]);

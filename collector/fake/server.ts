@@ -185,7 +185,13 @@ function route(req: IncomingMessage, res: ServerResponse, scenario: Scenario, en
       return sendJson(res, 200, {
         object: "list",
         data: [
-          {id: env.model, object: "model", created: 1_700_000_000, owned_by: "inferscope-fake", max_model_len: MAX_MODEL_LEN}
+          {
+            id: env.model,
+            object: "model",
+            created: 1_700_000_000,
+            owned_by: "inferscope-fake",
+            max_model_len: MAX_MODEL_LEN
+          }
         ]
       });
     }

@@ -589,8 +589,7 @@ async function runPoints(
             offsetsNs: () => plan.next(),
             maxConcurrency: point.maxConcurrency,
             pacer,
-            onStart: (t0) =>
-              writer.note(c.rel(t0), "phase_start", {phase, scheduled: count ?? null}, point.id, repeat)
+            onStart: (t0) => writer.note(c.rel(t0), "phase_start", {phase, scheduled: count ?? null}, point.id, repeat)
           });
           writer.note(c.rel(), "plan_end", {phase, scheduled: plan.written}, point.id, repeat);
           if (sent < plan.written)
@@ -614,7 +613,12 @@ async function runPoints(
 /** The note of planned requests that were never sent (indexes `from`…`to` of a phase) and why. */
 function notSent(phase: "warmup" | "measure", from: number, to: number, control: RunControl): Record<string, unknown> {
   const stop = control.stopped;
-  return {phase, from, to, reason: stop === null ? "the phase ended before they were due" : `${stop.kind}: ${stop.reason}`};
+  return {
+    phase,
+    from,
+    to,
+    reason: stop === null ? "the phase ended before they were due" : `${stop.kind}: ${stop.reason}`
+  };
 }
 
 /** Progress display only: a rough failure flag (the analyzer classifies for real). */

@@ -5,7 +5,15 @@
  * listed in it); who may sign is a trusted-signers file kept in the repository beside the evidence
  * (`evidence/allowed_signers`, like SSH's allowed_signers: `name ed25519 <base64 SPKI key>` per line).
  */
-import {createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject} from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject
+} from "node:crypto";
 import {existsSync, readFileSync} from "node:fs";
 import {dirname, join} from "node:path";
 
@@ -68,7 +76,9 @@ export function parseSigners(text: string, file: string): TrustedSigner[] {
     if (line === "" || line.startsWith("#")) return;
     const [name, algo, key] = line.split(/\s+/);
     if (!name || algo !== "ed25519" || !key)
-      throw new Error(`${file}:${i + 1}: expected "name ed25519 <base64 public key>", got ${JSON.stringify(line.slice(0, 80))}`);
+      throw new Error(
+        `${file}:${i + 1}: expected "name ed25519 <base64 public key>", got ${JSON.stringify(line.slice(0, 80))}`
+      );
     out.push({name, publicKey: key, line: i + 1});
   });
   return out;
@@ -95,7 +105,10 @@ export function checkSignature(
   try {
     rec = SignatureRecord.parse(JSON.parse(sigText));
   } catch (e) {
-    return {state: "invalid", reason: `${SIGNATURE_FILE} is not a signature record: ${(e as Error).message.split("\n")[0]}`};
+    return {
+      state: "invalid",
+      reason: `${SIGNATURE_FILE} is not a signature record: ${(e as Error).message.split("\n")[0]}`
+    };
   }
   if (createHash("sha256").update(manifest).digest("hex") !== rec.manifestSha256)
     return {state: "invalid", reason: "the manifest changed after it was signed (digest mismatch)"};
@@ -113,7 +126,11 @@ export function checkSignature(
   if (named.length === 0)
     return {state: "untrusted", signer: rec.signer, reason: `"${rec.signer}" is not in ${SIGNERS_FILE}`};
   if (!named.some((s) => s.publicKey === rec.publicKey))
-    return {state: "untrusted", signer: rec.signer, reason: `the key is not the one ${SIGNERS_FILE} lists for "${rec.signer}"`};
+    return {
+      state: "untrusted",
+      signer: rec.signer,
+      reason: `the key is not the one ${SIGNERS_FILE} lists for "${rec.signer}"`
+    };
   return {state: "valid", signer: rec.signer, trusted: true, signedAt: rec.signedAt};
 }
 

@@ -17,6 +17,7 @@ import {
   type RunConfig
 } from "../analysis/index.ts";
 import {fsBundle} from "../io/fsBundle.ts";
+import {bundleSignature, type SignatureStatus} from "../io/signature.ts";
 
 export const EVIDENCE_DIR = resolve(process.env.INFERSCOPE_EVIDENCE ?? "evidence");
 
@@ -26,6 +27,8 @@ export interface LoadedBundle {
   /** The parsed manifest and resolved config (null when absent or unparsable; the report says why). */
   manifest: Manifest | null;
   config: RunConfig | null;
+  /** The Ed25519 signature over the manifest, checked against evidence/allowed_signers. */
+  signature: SignatureStatus & {signersFile: string | null};
 }
 
 /** Bundle folders: every direct subfolder of the evidence folder holding a manifest.json (schema/ and others are skipped). */
@@ -56,8 +59,24 @@ export async function loadBundleDir(dir: string): Promise<LoadedBundle> {
     dir,
     report,
     manifest: m === null ? null : parseManifest(m, FILE_NAMES.manifest).manifest,
-    config: c === null ? null : parseConfig(c, FILE_NAMES.config).config
+    config: c === null ? null : parseConfig(c, FILE_NAMES.config).config,
+    signature: bundleSignature(dir)
   };
+}
+
+/** Why a loaded bundle may not be published (empty when it may): a broken signature, a G1 failure, ingest errors. */
+export function publishProblems(loaded: LoadedBundle): string[] {
+  const {report, dir} = loaded;
+  const problems: string[] = [];
+  const errors = report.issues.filter((i) => i.severity === "error");
+  const g1 = report.gates.find((g) => g.id === "G1");
+  if (loaded.signature.state === "invalid")
+    problems.push(`${dir}:\n  signature: ${loaded.signature.reason} (a signed bundle that changed is never published)`);
+  if (errors.length > 0 || g1?.status === "fail")
+    problems.push(
+      `${dir}:\n${[...(g1?.status === "fail" ? [`  G1: ${g1.reason}`] : []), ...errors.map((i) => `  ${formatIssue(i)}`)].join("\n")}`
+    );
+  return problems;
 }
 
 let cache: Promise<LoadedBundle[]> | null = null;
@@ -68,13 +87,7 @@ export function loadEvidence(): Promise<LoadedBundle[]> {
     const problems: string[] = [];
     for (const dir of bundleDirs()) {
       const loaded = await loadBundleDir(dir);
-      const {report} = loaded;
-      const errors = report.issues.filter((i) => i.severity === "error");
-      const g1 = report.gates.find((g) => g.id === "G1");
-      if (errors.length > 0 || g1?.status === "fail")
-        problems.push(
-          `${dir}:\n${[...(g1?.status === "fail" ? [`  G1: ${g1.reason}`] : []), ...errors.map((i) => `  ${formatIssue(i)}`)].join("\n")}`
-        );
+      problems.push(...publishProblems(loaded));
       out.push(loaded);
     }
     if (problems.length > 0) throw new Error(`invalid evidence bundles; fix or remove them:\n${problems.join("\n")}`);

@@ -14,6 +14,7 @@ import {
 } from "../../src/io/signature.ts";
 import {bundleFiles, request, tokenEvents} from "../support/bundle.ts";
 import {spawnCli} from "../collector/helpers.ts";
+import {loadBundleDir, publishProblems} from "../../src/lib/evidence.ts";
 
 /** Issue 11 item 5: Ed25519 signatures over the manifest, checked against a trusted-signers file. */
 const manifest = Buffer.from('{"bundleId":"b","files":[]}\n');
@@ -92,11 +93,18 @@ describe("keygen, sign and verify on a bundle", () => {
     const ok = spawnCli(["verify", dir, "--require-signature"]);
     expect((await ok.exit).code, ok.stdout() + ok.stderr()).toBe(0);
     expect(ok.stdout()).toMatch(/signature: valid, signed by ci/);
+    const site = await loadBundleDir(dir);
+    expect(site.signature).toMatchObject({state: "valid", signer: "ci"});
+    expect(publishProblems(site)).toEqual([]);
     // edit an unhashed field of the manifest and "reseal" it: the signature no longer holds
     const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as {status: string};
     writeFileSync(join(dir, "manifest.json"), `${JSON.stringify({...m, labels: {edited: "yes"}}, null, 2)}\n`);
     const bad = spawnCli(["verify", dir]);
     expect((await bad.exit).code).toBe(4);
     expect(bad.stdout()).toMatch(/signature: FAIL — the manifest changed after it was signed/);
+    // the site refuses to publish it (the build fails with the reason)
+    const edited = await loadBundleDir(dir);
+    expect(edited.signature.state).toBe("invalid");
+    expect(publishProblems(edited).join("\n")).toMatch(/signature: the manifest changed after it was signed/);
   });
 });

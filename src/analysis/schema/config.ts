@@ -128,7 +128,10 @@ const LoadBase = z.strictObject({
       z
         .number()
         .positive()
-        .max(MAX_RATE, `above ${MAX_RATE.toLocaleString("en")} (requests in flight or req/s per load point): split such load over shards`)
+        .max(
+          MAX_RATE,
+          `above ${MAX_RATE.toLocaleString("en")} (requests in flight or req/s per load point): split such load over shards`
+        )
     )
     .min(1)
     .describe("concurrency levels or arrival rates (req/s)"),
@@ -139,7 +142,10 @@ const LoadBase = z.strictObject({
     .max(MAX_REQUESTS, `requests above ${MAX_REQUESTS.toLocaleString("en")} per load point`)
     .optional()
     .describe("measured requests per load point"),
-  duration_s: seconds("duration_s").positive().optional().describe("measured duration per load point (replaces requests)"),
+  duration_s: seconds("duration_s")
+    .positive()
+    .optional()
+    .describe("measured duration per load point (replaces requests)"),
   warmup: z
     .number()
     .int()

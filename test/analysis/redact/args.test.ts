@@ -1,6 +1,11 @@
 import {describe, expect, it} from "vitest";
 
-import {ARG_REDACTION as R, isCredentialName, redactArgs, redactCommandLine} from "../../../src/analysis/redact/args.ts";
+import {
+  ARG_REDACTION as R,
+  isCredentialName,
+  redactArgs,
+  redactCommandLine
+} from "../../../src/analysis/redact/args.ts";
 
 /** Issue 11 item 1: credentials in launch arguments, one test per form, and tuning evidence that must stay. */
 describe("credentials in launch arguments are redacted, by form", () => {
