@@ -25,7 +25,8 @@ export default tseslint.config(
       "evidence/",
       "public/",
       "tmp/",
-      ".demo/"
+      ".demo/",
+      "reports/"
     ]
   },
   js.configs.recommended,
