@@ -8,7 +8,7 @@
  * score last. --incremental reuses reports/mutation/<folder>/incremental.json from the previous run.
  * Exit codes: 0 done (whatever the score), 1 Stryker failed, 2 usage.
  */
-import {existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
 import {join, relative, resolve} from "node:path";
 import {parseArgs} from "node:util";
 
@@ -55,7 +55,7 @@ try {
     incremental: flags.incremental,
     incrementalFile: join(out, "incremental.json"),
     tempDirName,
-    ignorePatterns: ["dist", ".astro", ".demo", "tmp", "docs/screenshots"],
+    ignorePatterns: ["dist", ".astro", ".demo", "tmp", "docs/screenshots", "reports"],
     reporters: ["progress-append-only", "clear-text", "html", "json"],
     clearTextReporter: {reportMutants: false, reportTests: false},
     htmlReporter: {fileName: join(out, "mutation.html")},
@@ -78,11 +78,20 @@ if (results) {
   const valid = detected + survived! + noCoverage!;
   // Stryker's mutation score: detected / valid; compile and runtime errors and ignored mutants are not valid.
   const score = valid > 0 ? (100 * detected) / valid : undefined;
+  const sources = new Map<string, string[]>();
+  /** The mutated code (locations are 1-based); a multi-line one as its first line and "…". */
+  const original = ({fileName, location: {start, end}}: (typeof results)[number]) => {
+    const lines = sources.get(fileName) ?? readFileSync(fileName, "utf8").split("\n");
+    sources.set(fileName, lines);
+    const first = lines[start.line - 1] ?? "";
+    return start.line === end.line ? first.slice(start.column - 1, end.column - 1) : `${first.trim()} …`;
+  };
   const survivors = results
     .filter((m) => m.status === "Survived" || m.status === "NoCoverage")
     .map((m) => {
       const at = `${relative(ROOT, m.fileName)}:${m.location.start.line}:${m.location.start.column}`;
-      return `${at} ${m.status} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")}`;
+      const change = `${JSON.stringify(original(m))} → ${JSON.stringify(m.replacement ?? "")}`;
+      return `${at} ${m.status} ${m.mutatorName}: ${change.replace(/\s+/g, " ")}`;
     })
     .sort((a, b) => a.localeCompare(b, "en", {numeric: true}));
   writeFileSync(join(out, "survivors.txt"), survivors.map((line) => `${line}\n`).join(""));
