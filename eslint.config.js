@@ -26,7 +26,8 @@ export default tseslint.config(
       "public/",
       "tmp/",
       ".demo/",
-      ".scratch/"
+      ".scratch/",
+      "reports/"
     ]
   },
   js.configs.recommended,

@@ -1,0 +1,28 @@
+import {configDefaults, defineConfig} from "vitest/config";
+
+/**
+ * The tests a mutation run (`npm run test:mutation`) may use: fast, in-process unit tests that reach
+ * src/analysis. No `*.serial.test.ts`, no site or engine tests, no test that starts a server or spawns
+ * the CLI against one: each of these tests runs once per mutant that it covers.
+ */
+export default defineConfig({
+  test: {
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    include: [
+      "test/analysis/**/*.test.ts",
+      "test/peers/**/*.test.ts",
+      "test/quality/**/*.test.ts",
+      "test/charts/**/*.test.ts",
+      "test/cases/{needleHeatmap,plan,tokenize}.test.ts",
+      "test/collector/config/*.test.ts",
+      "test/collector/fake/plan.test.ts",
+      "test/collector/http/{events,sse}.test.ts",
+      "test/collector/run/{dispatch,prompt,schedule}.test.ts",
+      "test/collector/telemetry/telemetry.test.ts",
+      "test/{docs,readme,schema}.test.ts"
+    ],
+    exclude: [...configDefaults.exclude, "test/**/*.serial.test.ts"]
+  }
+});
