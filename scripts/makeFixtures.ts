@@ -15,7 +15,8 @@ import {
   type SynthBundle,
   type SynthShape
 } from "./lib/synth.ts";
-import type {ClientRecord, RequestRecord, ServerScrape} from "../src/analysis/schema/index.ts";
+import type {ClientRecord, RequestRecord, ScheduleRecord, ServerScrape} from "../src/analysis/schema/index.ts";
+import {max} from "d3-array";
 
 const ROOT = join(import.meta.dirname, "..", "test", "fixtures", "bundles");
 const POINT = "concurrency-2";
@@ -34,10 +35,10 @@ const healthy = (i: number): SynthShape => ({
   dispatchLagMs: 0.2
 });
 
-/** Warmup of 2 requests, then `count` measured ones, all closed loop at concurrency 2. */
-function sweep(count: number, shape: (i: number) => SynthShape = healthy): RequestRecord[] {
-  const warm = closedLoop(POINT, 2, 2, healthy, {phase: "warmup"});
-  const start = Math.max(...warm.map((r) => r.tEndNs!)) / 1e6;
+/** Warmup of 2 requests, then `count` measured ones, all closed loop at concurrency 2 (`warmLikeMeasured`: the warmups answered like the measured ones). */
+function sweep(count: number, shape: (i: number) => SynthShape = healthy, warmLikeMeasured = false): RequestRecord[] {
+  const warm = closedLoop(POINT, 2, 2, warmLikeMeasured ? shape : healthy, {phase: "warmup"});
+  const start = max(warm, (r) => r.tEndNs!)! / 1e6;
   return closedLoop(POINT, count, 2, shape, {startMs: start, firstSeq: warm.length, previous: warm});
 }
 
@@ -62,6 +63,8 @@ function scrapes(n: number, failAt: number): ServerScrape[] {
 interface Fixture {
   note: string;
   requests: () => RequestRecord[];
+  /** The planned sends of an open-loop point, from its requests (as the collector writes them before sending). */
+  schedule?: (requests: RequestRecord[]) => ScheduleRecord[];
   client?: () => ClientRecord[];
   server?: () => ServerScrape[];
   config?: Partial<SynthBundle["config"]>;
@@ -102,7 +105,7 @@ const FIXTURES: Record<string, Fixture> = {
   },
   "all-failed": {
     note: "hand-built fixture: every measured request answered HTTP 503",
-    requests: () => closedLoop(POINT, 24, 2, () => ({ttftMs: 2, tokens: 0, intervalMs: 0, httpStatus: 503})),
+    requests: () => sweep(24, () => ({ttftMs: 2, tokens: 0, intervalMs: 0, httpStatus: 503}), true),
     client: () => loopSamples(500, 1.0)
   },
   "no-usage": {
@@ -155,6 +158,16 @@ const FIXTURES: Record<string, Fixture> = {
       }
       return out;
     },
+    schedule: (requests) =>
+      requests.map((r, i) => ({
+        seq: i,
+        point: r.point,
+        repeat: r.repeat,
+        index: r.index,
+        phase: r.phase,
+        offsetNs: r.tSchedNs!, // the phase started at 0
+        requestId: r.id
+      })),
     client: () =>
       [...loopSamples(900, 1.1), ...loopSamples(600, 180).map((r) => ({...r, tNs: r.tNs + 900_000_000}))].map(
         (r, i) => ({...r, seq: i})
@@ -164,13 +177,15 @@ const FIXTURES: Record<string, Fixture> = {
 
 for (const [name, f] of Object.entries(FIXTURES)) {
   const dir = join(ROOT, name);
+  const requests = f.requests();
   rmSync(dir, {recursive: true, force: true});
   await writeSynthBundle({
     dir,
     id: `fixture-${name}`,
     config: {...baseConfig, ...f.config},
     points: f.points ?? [loadPoint("concurrency", 2, 24, 2)],
-    requests: f.requests(),
+    requests,
+    schedule: f.schedule?.(requests),
     client: f.client?.(),
     server: f.server?.(),
     status: f.status,

@@ -29,7 +29,7 @@ import {createClientMonitor} from "../telemetry/client.ts";
 import {sampleGpus} from "../telemetry/gpu.ts";
 import {scrapeOnce} from "../telemetry/prometheus.ts";
 import {startSampler, type Sampler} from "../telemetry/sampler.ts";
-import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
+import {BUNDLE_JSONL, BundleWriter, flushIntervalOf} from "../writer/bundleWriter.ts";
 import {RunControl} from "./control.ts";
 import {runClosedLoop, runOpenLoop, type PhaseContext} from "./dispatch.ts";
 import {planPoints, type PlannedPoint} from "./plan.ts";
@@ -106,7 +106,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
   const origin = fx.clock.nowNs();
   const startWall = fx.clock.wallMs();
   const rel = (t: bigint = fx.clock.nowNs()) => Number(t - origin);
-  const graceMs = Math.max(...loadBlocks(config).map((b) => b.grace_s)) * 1000;
+  const graceMs = loadBlocks(config).reduce((m, b) => Math.max(m, b.grace_s), 0) * 1000;
   const control = new RunControl();
   const offSignals = fx.signals.on((sig) => {
     const again = control.stopped !== null;
@@ -292,7 +292,10 @@ async function runExperiment(c: Ctx): Promise<CollectOutcome> {
       payloadBytes: config.output.payload_bytes,
       closeMs: config.target.timeouts.close_ms
     },
-    durability: {fsyncIntervalMs: config.output.fsync_interval_ms},
+    durability: {
+      fsyncIntervalMs: config.output.fsync_interval_ms,
+      flushIntervalMs: flushIntervalOf({fsyncIntervalMs: config.output.fsync_interval_ms})
+    },
     prng: {name: PRNG_NAME, seed: (openBlock ?? firstBlock).seed},
     loadPoints: c.points.map((p) => p.point),
     labels: config.labels,
@@ -552,6 +555,7 @@ async function runPoints(
         const durationS = phase === "warmup" ? null : point.durationS;
         const label = `${point.id} r${repeat} ${phase}`;
         const phaseCtx: PhaseContext = {control, clock: fx.clock, origin: c.origin, send: makeSend(phase)};
+        let phaseSent: number;
         if (!open) {
           progress.start(label, count, durationS);
           writer.note(c.rel(), "phase_start", {phase}, point.id, repeat);
@@ -563,6 +567,7 @@ async function runPoints(
           // every planned request is accounted for: those a stop kept from being sent are noted as such
           if (count !== null && sent < count)
             writer.note(c.rel(), "not_sent", notSent(phase, sent, count - 1, control), point.id, repeat);
+          phaseSent = sent;
         } else {
           const plan = planStream({
             offsets: arrivalOffsets({
@@ -592,12 +597,15 @@ async function runPoints(
             onStart: (t0) => writer.note(c.rel(t0), "phase_start", {phase, scheduled: count ?? null}, point.id, repeat)
           });
           writer.note(c.rel(), "plan_end", {phase, scheduled: plan.written}, point.id, repeat);
-          if (sent < plan.written)
-            writer.note(c.rel(), "not_sent", notSent(phase, sent, plan.written - 1, control), point.id, repeat);
+          // a declared count is the plan even where a stop kept the schedule from being written to its end
+          const planned = count ?? plan.written;
+          if (sent < planned)
+            writer.note(c.rel(), "not_sent", notSent(phase, sent, planned - 1, control), point.id, repeat);
+          phaseSent = sent;
         }
         await Promise.all(recording);
         progress.end();
-        writer.note(c.rel(), "phase_end", {phase}, point.id, repeat);
+        writer.note(c.rel(), "phase_end", {phase, sent: phaseSent}, point.id, repeat);
       }
       writer.note(c.rel(), "repeat_end", {}, point.id, repeat);
       const lastRepeat = repeat === point.repeats - 1 && pi === last;

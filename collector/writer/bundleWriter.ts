@@ -32,6 +32,13 @@ export interface BundleWriterOptions {
   quality?: boolean;
 }
 
+/** How often buffered records are handed to the file system unless told otherwise (ms). */
+export const DEFAULT_FLUSH_INTERVAL_MS = 100;
+
+/** The flush interval a writer with these options uses: what a killed collector can lose (recorded in the manifest). */
+export const flushIntervalOf = (o: Pick<BundleWriterOptions, "fsyncIntervalMs" | "flushIntervalMs">): number =>
+  Math.min(o.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS, o.fsyncIntervalMs);
+
 /** The JSONL files a collected bundle always has. */
 export const BUNDLE_JSONL = ["requests", "schedule", "client_metrics", "server_metrics", "gpu_metrics"] as const;
 /** JSONL files a collected bundle has only sometimes (quality.jsonl: runs with a case suite); sealed when present. */
@@ -93,7 +100,7 @@ export class BundleWriter {
       if (repair && repair.truncatedBytes > 0) repairs.push({file: name, repair});
     }
     self = new BundleWriter(dir, writers as unknown as Writers, repairs, quality);
-    const flushMs = Math.min(options.flushIntervalMs ?? 100, options.fsyncIntervalMs);
+    const flushMs = flushIntervalOf(options);
     self.#timers.push(setInterval(() => void self!.flush(), flushMs));
     self.#timers.push(setInterval(() => void self!.sync(), options.fsyncIntervalMs));
     return self;

@@ -20,9 +20,11 @@ import {
   type Manifest,
   type RequestRecord,
   type RunConfigSpec as RunConfigInput,
+  type ScheduleRecord,
   type ServerScrape,
   type SseEvent
 } from "../../src/analysis/schema/index.ts";
+import {min} from "d3-array";
 
 const MS = 1_000_000;
 
@@ -68,15 +70,22 @@ export function closedLoop(
   count: number,
   c: number,
   shape: (i: number) => SynthShape,
-  opts: {phase?: RequestRecord["phase"]; startMs?: number; firstSeq?: number; previous?: RequestRecord[]} = {}
+  opts: {
+    phase?: RequestRecord["phase"];
+    startMs?: number;
+    firstSeq?: number;
+    previous?: RequestRecord[];
+    /** Put before each id (ids must be unique across the bundle's points). */
+    idPrefix?: string;
+  } = {}
 ): RequestRecord[] {
   const phase = opts.phase ?? "measure";
   const free = Array.from({length: c}, () => opts.startMs ?? 0);
   const out: RequestRecord[] = [...(opts.previous ?? [])];
   for (let i = 0; i < count; i++) {
-    const slot = free.indexOf(Math.min(...free));
+    const slot = free.indexOf(min(free)!);
     const r = synthRequest((opts.firstSeq ?? 0) + i, {
-      id: `${phase[0]}${i}`,
+      id: `${opts.idPrefix ?? ""}${phase[0]}${i}`,
       point,
       index: i,
       phase,
@@ -210,6 +219,8 @@ export interface SynthBundle {
   config: RunConfigInput;
   points: LoadPoint[];
   requests: RequestRecord[];
+  /** schedule.jsonl of open-loop points (the planned sends). */
+  schedule?: ScheduleRecord[];
   client?: ClientRecord[];
   server?: ServerScrape[];
   gpu?: GpuSample[];
@@ -251,6 +262,10 @@ export async function writeSynthBundle(b: SynthBundle): Promise<Manifest> {
   writeFileSync(join(b.dir, "config.resolved.yaml"), configText);
   const files = ["config.resolved.yaml", "requests.jsonl"];
   writeFileSync(join(b.dir, "requests.jsonl"), jsonl(b.requests));
+  if (b.schedule) {
+    writeFileSync(join(b.dir, "schedule.jsonl"), jsonl(b.schedule));
+    files.push("schedule.jsonl");
+  }
   if (b.client) {
     writeFileSync(join(b.dir, "client_metrics.jsonl"), jsonl(b.client));
     files.push("client_metrics.jsonl");

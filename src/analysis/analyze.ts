@@ -1,3 +1,4 @@
+import {RequestLedger} from "./accumulate/ledger.ts";
 import {PointAccumulator, type PointFacts} from "./accumulate/point.ts";
 import {deriveRequest, type DeriveOptions, type DerivedRequest} from "./derive/request.ts";
 import {GATES} from "./gates/registry.ts";
@@ -40,6 +41,7 @@ import {summarize} from "./stats/summarize.ts";
 import {gpuSeries, serverSeries} from "./telemetry/series.ts";
 import {issue, type Issue} from "./util/issues.ts";
 import {LineSplitter} from "./util/lines.ts";
+import {appendAll} from "./util/append.ts";
 
 export interface AnalyzeOptions {
   /** Keep one row per request (charts, audits). Off for large bundles. */
@@ -138,7 +140,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   else if (manifestText !== null) {
     const m = parseManifest(manifestText, FILE_NAMES.manifest);
     manifest = m.manifest;
-    issues.push(...m.issues);
+    appendAll(issues, m.issues);
   }
 
   const configText = (await openText(FILE_NAMES.config)) ?? null;
@@ -150,7 +152,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   else if (configText !== null) {
     const c = parseConfig(configText, FILE_NAMES.config);
     if (c.config) config = c.config;
-    issues.push(...c.issues);
+    appendAll(issues, c.issues);
   }
 
   // Bundle v1 wrote an empty-text delta as `role`; completions streams have no role chunks, so there it was empty text.
@@ -162,8 +164,9 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     closeNs: config.target.timeouts.close_ms * 1e6
   };
   const points = new Map<string, PointAccumulator>();
-  for (const p of declaredPoints(manifest, config))
-    points.set(p.id, new PointAccumulator(p, config, options.keepRows ?? false));
+  const declaredList = declaredPoints(manifest, config);
+  for (const p of declaredList) points.set(p.id, new PointAccumulator(p, config, options.keepRows ?? false));
+  const ledger = new RequestLedger(declaredList);
   const unknownPoints = new Set<string>();
   // Imported bundles keep their (few) derived requests so the source tool's numbers can be recomputed.
   const imported = manifest?.provenance.kind === "imported";
@@ -193,7 +196,13 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   const dataFiles = [...new Set([...declared.keys(), ...source.files])].filter(
     (p) => p !== FILE_NAMES.manifest && p !== FILE_NAMES.config
   );
-  dataFiles.sort();
+  // the ledger takes the log's notes, then the schedule, then the requests
+  const FIRST: readonly string[] = ["client_metrics", "schedule"];
+  const rank = (p: string) => {
+    const i = FIRST.indexOf(declared.get(p)?.role ?? ROLE_BY_NAME.get(p) ?? "");
+    return i === -1 ? FIRST.length : i;
+  };
+  dataFiles.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 
   for (const path of dataFiles) {
     const role = declared.get(path)?.role ?? ROLE_BY_NAME.get(path);
@@ -221,6 +230,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
         const v = new JsonlValidator(path, RequestRecordIngest);
         await streamJsonl(stream, v, (r) => {
           if (r.caseId !== undefined) {
+            ledger.requestId(r.id, `${path}:${v.lines}`);
             for (const [field, message] of timeOrderViolations(r))
               issues.push(issue("error", "time_order", path, message, v.lines, field));
             return cases.add(deriveRequest(r, deriveOptions));
@@ -243,6 +253,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
           }
           for (const [field, message] of timeOrderViolations(r))
             issues.push(issue("error", "time_order", path, message, v.lines, field));
+          ledger.request(r, `${path}:${v.lines}`);
           const d = deriveRequest(r, deriveOptions);
           acc.add(d);
           if (imported && r.phase === "measure") {
@@ -251,7 +262,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
             importedRequests.set(r.point, list);
           }
         });
-        issues.push(...v.issues);
+        appendAll(issues, v.issues);
         break;
       }
       case "client_metrics": {
@@ -259,6 +270,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
         await streamJsonl(stream, v, (r) => {
           if (r.kind === "note") {
             client.notes.push({event: r.event, tNs: r.tNs, detail: r.detail});
+            ledger.note(r);
             return;
           }
           client.samples++;
@@ -272,7 +284,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
             eluN++;
           }
         });
-        issues.push(...v.issues);
+        appendAll(issues, v.issues);
         break;
       }
       case "server_metrics": {
@@ -281,7 +293,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
           tally(server, r.ok, r.error);
           if (options.keepSeries) scrapes.push(r);
         });
-        issues.push(...v.issues);
+        appendAll(issues, v.issues);
         break;
       }
       case "gpu_metrics": {
@@ -290,25 +302,25 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
           tally(gpu, r.ok, r.error);
           if (options.keepSeries) gpuSamples.push(r);
         });
-        issues.push(...v.issues);
+        appendAll(issues, v.issues);
         break;
       }
       case "quality": {
         const v = new JsonlValidator(path, QualityRecord);
         await streamJsonl(stream, v, (r) => quality.push(r));
-        issues.push(...v.issues);
+        appendAll(issues, v.issues);
         break;
       }
       case "source": {
         const v = new JsonlValidator(path, SourceRecord);
         await streamJsonl(stream, v, (r) => sources.push(r));
-        issues.push(...v.issues);
+        appendAll(issues, v.issues);
         break;
       }
       case "schedule": {
         const v = new JsonlValidator(path, RECORD_SCHEMAS.schedule);
-        await streamJsonl(stream, v, () => undefined);
-        issues.push(...v.issues);
+        await streamJsonl(stream, v, (r) => ledger.schedule(r));
+        appendAll(issues, v.issues);
         break;
       }
     }
@@ -331,7 +343,8 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     client,
     server,
     gpu,
-    imported: manifest?.provenance.kind === "imported"
+    imported: manifest?.provenance.kind === "imported",
+    ledger: ledger.finish()
   };
   const gates = evaluateGates(GATES, ctx);
   const {verdict, reasons} = verdictOf(GATES, gates);
@@ -363,7 +376,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
     );
     const comparison = sourceComparison(sources, inputs);
     report.source_comparison = comparison.rows;
-    issues.push(...comparison.issues);
+    appendAll(issues, comparison.issues);
     for (const c of importCaveats(sources))
       for (const p of report.load_points) {
         const m = c.point === null || c.point === p.id ? p.metrics[c.metric] : undefined;

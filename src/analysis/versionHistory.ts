@@ -58,6 +58,10 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
       {
         en: "Goodput and case SLO pass rates keep unjudgeable requests in the denominator as misses; per-request metrics get an across-repeat stability from per-repeat medians; total_throughput_tok_s is renamed input_output_throughput_tok_s (the old --json key stays as an alias for one version).",
         zh: "Goodput 与用例 SLO 通过率把无法判定的请求留在分母中计为未达标；按请求的指标依据每轮中位数给出跨轮稳定性；total_throughput_tok_s 更名为 input_output_throughput_tok_s（--json 中旧键名作为别名保留一个版本）。"
+      },
+      {
+        en: "New gate G30 accounts for every planned request (recorded once, or noted as never sent), checks ids are unique and open-loop times match schedule.jsonl; G1 fails a manifest whose status the hashed client log contradicts.",
+        zh: "新门禁 G30 清点每个计划请求（恰好记录一次，或注明未发送），检查 id 唯一且开环时间与 schedule.jsonl 一致；清单的状态与带摘要的客户端日志矛盾时 G1 失败。"
       }
     ]
   },

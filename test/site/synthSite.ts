@@ -77,7 +77,11 @@ export async function writeSiteBundle(root: string, spec: SiteBundleSpec): Promi
         ...(fail ? {httpStatus: 503, errorMessage: spec.failEvery!.message} : {})
       };
     };
-    const rs = closedLoop(`concurrency-${c}`, spec.requests, c, shape, {startMs: start, firstSeq: seq});
+    const rs = closedLoop(`concurrency-${c}`, spec.requests, c, shape, {
+      startMs: start,
+      firstSeq: seq,
+      idPrefix: `synthetic-concurrency-${c}-r0-`
+    });
     seq += rs.length;
     start = Math.max(...rs.map((r) => r.tEndNs ?? r.tDispNs!)) / 1e6 + 500;
     requests.push(...rs);

@@ -330,10 +330,51 @@ export function loopSamples(
 export function cleanRun(requests: NoSeq<RequestRecord>[], over: Partial<BundleSpec> = {}): BundleSpec {
   const from = Math.min(...requests.map((r) => r.tSchedNs ?? r.tDispNs ?? 0)) / MS;
   const to = Math.max(...requests.map((r) => r.tEndNs ?? 0)) / MS;
+  const planned = asPlanned(requests, over.points ?? [point("concurrency", 1)]);
   return {
-    requests,
+    ...planned,
+    ...(over.schedule === undefined ? {} : {schedule: over.schedule}),
     client: loopSamples(Math.min(0, from), to),
     ...over,
+    requests: planned.requests,
     config: {workload: {ignore_eos: false}, ...over.config}
   };
+}
+
+/**
+ * The requests as a collector plans them (G30): numbered 0, 1, 2… per point, repeat and phase in order of
+ * their scheduled time, and for open-loop points the schedule.jsonl entries they were sent against (offsets
+ * from the phase's first scheduled time). Request ids, times and order in the file are kept.
+ */
+export function asPlanned(
+  requests: NoSeq<RequestRecord>[],
+  points: readonly LoadPoint[]
+): {requests: NoSeq<RequestRecord>[]; schedule?: NoSeq<ScheduleRecord>[]} {
+  const groups = new Map<string, number[]>();
+  requests.forEach((r, i) => {
+    if (r.caseId !== undefined) return;
+    const key = `${r.point}|${r.repeat}|${r.phase}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  const out = [...requests];
+  const schedule: NoSeq<ScheduleRecord>[] = [];
+  const open = new Set(points.filter((p) => p.mode !== "concurrency").map((p) => p.id));
+  for (const members of groups.values()) {
+    const byTime = [...members].sort((a, b) => (requests[a]!.tSchedNs ?? 0) - (requests[b]!.tSchedNs ?? 0) || a - b);
+    const start = requests[byTime[0]!]!.tSchedNs ?? 0;
+    byTime.forEach((at, index) => {
+      const r = {...requests[at]!, index};
+      out[at] = r;
+      if (open.has(r.point) && r.tSchedNs !== null)
+        schedule.push({
+          point: r.point,
+          repeat: r.repeat,
+          index,
+          phase: r.phase,
+          offsetNs: r.tSchedNs - start,
+          requestId: r.id
+        });
+    });
+  }
+  return schedule.length > 0 ? {requests: out, schedule} : {requests: out};
 }

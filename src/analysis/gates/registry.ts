@@ -1,3 +1,4 @@
+import {requestAccounting} from "./accounting.ts";
 import {clientHealth} from "./client.ts";
 import {integrity, runCompletion} from "./integrity.ts";
 import {achievedLoad, arrivalFidelity, scheduleView, warmupExcluded} from "./load.ts";
@@ -10,6 +11,7 @@ import type {GateDef} from "./types.ts";
 export const GATES: readonly GateDef[] = [
   integrity,
   runCompletion,
+  requestAccounting,
   successClassification,
   errorRate,
   sampleSize,

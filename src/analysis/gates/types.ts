@@ -1,3 +1,4 @@
+import type {LedgerFacts} from "../accumulate/ledger.ts";
 import type {PointFacts} from "../accumulate/point.ts";
 import type {Bilingual} from "../metrics/types.ts";
 import type {RunConfig} from "../schema/config.ts";
@@ -57,6 +58,8 @@ export interface GateContext {
   server: TelemetryFacts;
   gpu: TelemetryFacts;
   imported: boolean;
+  /** Planned versus recorded requests (G30). */
+  ledger: LedgerFacts;
 }
 
 export interface PointOutcome {

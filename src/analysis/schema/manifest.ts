@@ -170,7 +170,21 @@ export const Manifest = z.strictObject({
   configSha256: Sha256.describe("sha256 of config.resolved.yaml"),
   capture: Capture.optional(),
   durability: z.strictObject({
-    fsyncIntervalMs: z.number().int().positive().nullable().describe("bound on what a crash can lose")
+    fsyncIntervalMs: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe("fsync interval, ms: the most a host crash or power loss can lose"),
+    flushIntervalMs: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .optional()
+      .describe(
+        "v2: how often buffered records reach the operating system, ms: the most a killed collector (SIGKILL, out of memory) can lose of the requests that had finished; requests still in flight are lost with it"
+      )
   }),
   prng: z.strictObject({name: z.string(), seed: z.number().int()}).nullable(),
   loadPoints: z.array(LoadPoint),

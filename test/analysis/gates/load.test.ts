@@ -276,7 +276,9 @@ describe("G7 latency from the schedule", () => {
   });
 
   it("is not evaluable without measured requests", async () => {
-    const r = await analyzeSpec(cleanRun(lane("w", 20, {phase: "warmup"})));
+    const r = await analyzeSpec(
+      cleanRun(lane("w", 20, {phase: "warmup"}), {points: [point("concurrency", 1, {warmup: 20})]})
+    );
     expect(gateOf(r, "G7").status).toBe("not_evaluable");
     expect(r.verdict_reasons).toContain("G7 schedule_view: no measured requests (not evaluable)");
   });
@@ -304,7 +306,17 @@ describe("G14 warmup excluded", () => {
   });
 
   it("warns when 8 warmups were planned and none was recorded, making the run INCONCLUSIVE", async () => {
-    const r = await analyzeSpec(cleanRun(lane("r", 20), warm8));
+    // the collector noted the 8 warmups as never sent (G30 accounts for them; G14 still warns)
+    const run = cleanRun(lane("r", 20), warm8);
+    const notSent = {
+      kind: "note" as const,
+      tNs: 0,
+      event: "not_sent",
+      point: "concurrency-1",
+      repeat: 0,
+      detail: {phase: "warmup", from: 0, to: 7, reason: "the phase ended before they were due"}
+    };
+    const r = await analyzeSpec({...run, client: [notSent, ...run.client!]});
     expect(gateOf(r, "G14").status).toBe("warn");
     expect(gateOf(r, "G14").reason).toBe(
       "fewer warmup requests recorded than planned (concurrency-1 r0: 0/8): the measured requests may have met a cold server"

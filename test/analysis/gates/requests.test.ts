@@ -140,7 +140,7 @@ describe("G3 error rate", () => {
   it("is not evaluable without measured requests, which leaves the run INCONCLUSIVE", async () => {
     // only warmup requests: nothing measured
     const warm = lane("w", 20, {phase: "warmup"});
-    const r = await analyzeSpec(cleanRun(warm));
+    const r = await analyzeSpec(cleanRun(warm, {points: [point("concurrency", 1, {warmup: 20})]}));
     expect(gateOf(r, "G3").status).toBe("not_evaluable");
     expect(r.verdict).toBe("INCONCLUSIVE");
     expect(r.verdict_reasons).toContain("G3 error_rate: no measured requests (not evaluable)");

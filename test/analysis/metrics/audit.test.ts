@@ -71,6 +71,7 @@ describe("a hang after the finish reason keeps the request a success and the win
       const events = [...tokenEvents(10, t0 + 10, 10), ev(t0 + 110, "finish"), ev(t0 + 110.1, "usage")];
       return request(`r${i}`, t0, events, {
         out: 10,
+        index: i,
         ...(i === 0 ? {endMs: 120_110, transportError: "timeout_body" as const} : {endMs: t0 + 111})
       });
     });

@@ -71,6 +71,8 @@ describe("interrupt (Ctrl-C / SIGTERM)", () => {
     const m = manifestOf(dir);
     expect(m.status).toBe("interrupted");
     expect(m.statusReason).toMatch(/interrupted by SIGINT/);
+    // the real bounds on loss: records reach the OS every 100 ms (a kill), fsync every 100 ms here (a host crash)
+    expect(m.durability).toEqual({fsyncIntervalMs: 100, flushIntervalMs: 100});
     const recs = lines(join(dir, "requests.jsonl")).map((l) => JSON.parse(l) as RequestRecord);
     expect(recs.length).toBeGreaterThan(0);
     expect(recs.length).toBeLessThan(400);
@@ -80,6 +82,11 @@ describe("interrupt (Ctrl-C / SIGTERM)", () => {
     expect(gate(report, "G1").status).toBe("pass");
     expect(gate(report, "G28").status).toBe("warn");
     expect(report.verdict).not.toBe("VALID");
+    // every one of the 400 planned requests is accounted for: recorded, or noted as never sent because of the stop
+    expect(gate(report, "G30").status, gate(report, "G30").reason).toBe("pass");
+    expect(gate(report, "G30").reason).toBe(
+      `400 measured requests planned, ${recs.length} recorded, ${400 - recs.length} never sent (interrupt: interrupted by SIGINT)`
+    );
     expect(lines(join(dir, "client_metrics.jsonl")).some((l) => l.includes('"event":"interrupt"'))).toBe(true);
     expect(existsSync(join(dir, DRAFT_FILE))).toBe(false);
   });
@@ -110,6 +117,44 @@ describe("interrupt (Ctrl-C / SIGTERM)", () => {
     const report = await analyzeBundle(fsBundle(dir));
     expect(report.load_points[0]!.outcomes.client_abort).toBe(3);
     expect(manifestOf(dir).statusReason).toMatch(/SIGTERM/);
+    expect(gate(report, "G30").status, gate(report, "G30").reason).toBe("pass");
+  });
+
+  it("an open loop stopped mid-plan accounts for every planned request: the schedule written so far, the rest noted as never sent", async () => {
+    const out = join(t.dir, "open-stop");
+    const cfg = writeConfig(
+      t.dir,
+      "open-stop.yaml",
+      yamlConfig({load: {mode: "poisson", values: [40], requests: 400, warmup: 4, seed: 3}})
+    );
+    const child = spawnCli(["collect", "--config", cfg, "--out", out, "--no-progress"]);
+    await waitFor(() => /bundle: /.test(child.stderr()), 20_000, "the bundle to open");
+    const dir = join(out, readdirSync(out)[0]!);
+    await waitFor(
+      () => existsSync(join(dir, "requests.jsonl")) && lines(join(dir, "requests.jsonl")).length >= 20,
+      20_000,
+      "records"
+    );
+    child.kill("SIGINT");
+    expect((await child.exit).code).toBe(130);
+    const measured = lines(join(dir, "requests.jsonl")).filter((l) => l.includes('"phase":"measure"')).length;
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(gate(report, "G30").status, gate(report, "G30").reason).toBe("pass");
+    expect(gate(report, "G30").reason).toBe(
+      `400 measured requests planned, ${measured} recorded, ${400 - measured} never sent (interrupt: interrupted by SIGINT)`
+    );
+    // and deleting one record afterwards (resealed by hand) is caught
+    const kept = lines(join(dir, "requests.jsonl")).filter(
+      (l) => !(l.includes('"index":3,') && l.includes('"phase":"measure"'))
+    );
+    expect(kept.length).toBe(lines(join(dir, "requests.jsonl")).length - 1);
+    writeFileSync(
+      join(dir, "requests.jsonl"),
+      kept.map((l, seq) => `${JSON.stringify({...JSON.parse(l), seq})}\n`).join("")
+    );
+    const tampered = await analyzeBundle(fsBundle(dir), {});
+    expect(gate(tampered, "G30").status).toBe("fail");
+    expect(gate(tampered, "G30").reason).toMatch(/1 planned request\(s\) lost .*\(index 3\)$/);
   });
 });
 
@@ -184,6 +229,13 @@ describe("crash recovery", () => {
     expect(gate(report, "G1").status).toBe("pass");
     expect(report.verdict).not.toBe("VALID");
     expect(report.load_points[0]!.n).toBe(intact);
+    // a killed collector could not account for the rest of its plan: inconclusive, never invalid for that
+    expect(gate(report, "G30").status).toBe("warn");
+    expect(gate(report, "G30").reason).toMatch(
+      new RegExp(
+        `^${400 - intact} planned request\\(s\\) have neither a record nor a not-sent note — the collector stopped`
+      )
+    );
 
     const again = spawnCli(["collect", "--resume", dir]);
     expect((await again.exit).code).toBe(2);
