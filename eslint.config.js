@@ -68,6 +68,37 @@ export default tseslint.config(
     }
   },
   {
+    files: ["src/**/*.ts", "scripts/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(max|min)$/] > SpreadElement",
+          message:
+            "Math.max/min(...xs) passes every element as an argument and overflows the stack beyond ~120k: use max/min of d3-array."
+        }
+      ]
+    }
+  },
+  {
+    files: ["src/analysis/**/*.ts", "collector/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(max|min)$/] > SpreadElement",
+          message:
+            "Math.max/min(...xs) passes every element as an argument and overflows the stack beyond ~120k: use max/min of d3-array."
+        },
+        {
+          selector: "CallExpression[callee.property.name='push'] > SpreadElement",
+          message:
+            "push(...xs) passes every element as an argument and overflows the stack beyond ~120k: use appendAll (src/analysis/util/append.ts) or a loop."
+        }
+      ]
+    }
+  },
+  {
     files: ["src/analysis/**/*.ts"],
     rules: {
       "no-console": "error",

@@ -34,6 +34,7 @@ import {
 import type {SseEvent} from "../src/analysis/schema/records.ts";
 import {exponentialCdf, ksTest, mulberry32} from "../src/analysis/stats/index.ts";
 import {collectTiming, type ServerTimes} from "./lib/collectTiming.ts";
+import {max} from "d3-array";
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has("--quick");
@@ -531,7 +532,10 @@ async function main(): Promise<void> {
             1
           ),
           f(m(({p}) => p.gateMs)),
-          f(Math.max(...runs.map(({p}) => p.gcMaxMs)), 1),
+          f(
+            max(runs, ({p}) => p.gcMaxMs)!,
+            1
+          ),
           String(runs.reduce((a, {e}) => a + e.lost, 0)),
           String(runs.reduce((a, {p}) => a + p.results.length - ok(p), 0))
         ]

@@ -12,6 +12,7 @@ import {gzipSync} from "node:zlib";
 
 import {buildSite, htmlPages, resolvePath, tempDir} from "../test/site/harness.ts";
 import {writeSiteBundle, type SiteBundleSpec} from "../test/site/synthSite.ts";
+import {max} from "d3-array";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -99,7 +100,7 @@ try {
     ["report page, transferred (gzip HTML + CSS): median", `${reports[Math.floor(reports.length / 2)]!.toFixed(1)} KB`],
     ["report page, transferred (gzip HTML + CSS): largest", `${reports.at(-1)!.toFixed(1)} KB (budget 200 KB)`]
   ];
-  const w = Math.max(...rows.map((r) => r[0]!.length));
+  const w = max(rows, (r) => r[0]!.length)!;
   for (const [k, v] of rows) console.log(`${k!.padEnd(w)}  ${v}`);
   if (reports.at(-1)! > 200) process.exitCode = 1;
 } finally {

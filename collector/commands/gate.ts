@@ -4,6 +4,7 @@ import {isSummary} from "../../src/analysis/index.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {analyzeDir} from "./analyze.ts";
 import {defaultIo, type Io} from "./io.ts";
+import {appendAll} from "../../src/analysis/util/append.ts";
 
 export interface GateOptions {
   minGoodput?: string;
@@ -48,7 +49,10 @@ export async function gateCommand(dirs: readonly string[], o: GateOptions, io: I
       `${why.length ? "FAIL" : "PASS"} ${report.bundle} (verdict ${report.verdict}${allowed ? ", allowed by --allow-inconclusive" : ""}, ${report.load_points.length} load points)`
     );
     for (const w of why) io.out(`  ${w}`);
-    failures.push(...why.map((w) => `${report.bundle}: ${w}`));
+    appendAll(
+      failures,
+      why.map((w) => `${report.bundle}: ${w}`)
+    );
   }
   if (failures.length > 0) throw new CliError(`gate failed: ${failures.length} reason(s)`, {exitCode: EXIT.notValid});
 }

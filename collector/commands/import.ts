@@ -21,6 +21,8 @@ import {sealBundle} from "../bundle/seal.ts";
 import {bundleName} from "../bundle/name.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultIo, type Io} from "./io.ts";
+import {appendAll} from "../../src/analysis/util/append.ts";
+import {max} from "d3-array";
 
 const READABLE = /\.(json|jsonl|ya?ml)$/i;
 const MAX_DEPTH = 3;
@@ -40,7 +42,7 @@ function walk(dir: string, depth = 0): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, {withFileTypes: true}).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = join(dir, e.name);
-    if (e.isDirectory() && depth < MAX_DEPTH && !e.name.startsWith(".")) out.push(...walk(full, depth + 1));
+    if (e.isDirectory() && depth < MAX_DEPTH && !e.name.startsWith(".")) appendAll(out, walk(full, depth + 1));
     else if (e.isFile() && READABLE.test(e.name)) out.push(full);
   }
   return out;
@@ -83,7 +85,7 @@ export function readInputs(paths: readonly string[]): InputFile[] {
     if (st.isDirectory()) {
       const found = [...walk(p), ...v1Sibling(p)];
       if (found.length === 0) throw new CliError(`no .json, .jsonl or .yaml files in ${p}`, {exitCode: EXIT.usage});
-      files.push(...found);
+      appendAll(files, found);
     } else files.push(p);
   }
   const unique = [...new Set(files.map((f) => resolve(f)))];
@@ -144,7 +146,7 @@ export async function writeImportedBundle(
   outDir: string,
   note?: string
 ): Promise<string> {
-  const fallback = new Date(Math.max(...inputs.map((f) => f.mtimeMs))).toISOString();
+  const fallback = new Date(max(inputs, (f) => f.mtimeMs) ?? 0).toISOString();
   const startedAt = run.startedAt ?? run.finishedAt ?? fallback;
   const bundleId = importBundleId(run, inputs, startedAt);
   const final = join(outDir, bundleId);

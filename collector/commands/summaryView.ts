@@ -1,4 +1,5 @@
 import {formatIssue, HEADLINE_METRICS, isSummary, type MetricValue, type Report} from "../../src/analysis/index.ts";
+import {appendAll} from "../../src/analysis/util/append.ts";
 
 const fmt = (x: number | null | undefined, digits = 1): string =>
   x === null || x === undefined || !Number.isFinite(x) ? "—" : x.toFixed(digits);
@@ -63,7 +64,7 @@ export function summaryLines(report: Report): string[] {
     if (failures.length) lines.push(`  failures: ${failures.map(([k, n]) => `${k} ${n}`).join(", ")}`);
     for (const m of HEADLINE_METRICS) lines.push(`  ${metricText(m.id, p.metrics[m.id])}`);
   }
-  lines.push(...suiteLines(report));
+  appendAll(lines, suiteLines(report));
   const shown = report.issues.filter((i) => i.severity !== "info").slice(0, 20);
   if (shown.length) {
     lines.push("issues:");

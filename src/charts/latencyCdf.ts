@@ -1,4 +1,5 @@
 import * as Plot from "@observablehq/plot";
+import {max, min} from "d3-array";
 
 export interface CdfRow {
   series: string;
@@ -31,7 +32,7 @@ export function latencyCdf(
 ): Element {
   const pts = cdfPoints(rows, opts.maxPoints);
   const xs = pts.map((p) => p.value).filter((v) => v > 0);
-  const log = xs.length > 0 && Math.max(...xs) / Math.min(...xs) > 20;
+  const log = xs.length > 0 && max(xs)! / min(xs)! > 20;
   return Plot.plot({
     document: opts.document,
     width: opts.width ?? 640,

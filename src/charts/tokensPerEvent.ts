@@ -1,6 +1,7 @@
 import * as Plot from "@observablehq/plot";
 
 import {STYLE, type ChartOptions} from "./common.ts";
+import {max} from "d3-array";
 
 /**
  * Histogram of tokens per token-bearing SSE event (one value per request, the registry's
@@ -12,7 +13,7 @@ export function tokensPerEventHistogram(
 ): Element {
   const data = values.filter((v) => Number.isFinite(v)).map((value) => ({value}));
   // Fixed-width bins from 0 so that a run where every event carries one token still draws a bar at 1.
-  const top = Math.max(2, Math.ceil(Math.max(0, ...data.map((d) => d.value)) + 0.5));
+  const top = Math.max(2, Math.ceil(Math.max(0, max(data, (d) => d.value) ?? 0) + 0.5));
   const width = top <= 8 ? 0.25 : top / 32;
   const thresholds = Array.from({length: Math.ceil(top / width) + 1}, (_, i) => i * width);
   return Plot.plot({

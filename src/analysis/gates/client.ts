@@ -1,5 +1,6 @@
 import {quantileNearestRank} from "../stats/quantile.ts";
 import type {PointGate} from "./types.ts";
+import {max} from "d3-array";
 
 /**
  * Share of time the event loop ran more than `budgetMs` late: Σ max(0, stall − budget) / Σ window over
@@ -50,7 +51,7 @@ export const clientHealth: PointGate = {
       const windows = span
         ? ctx.client.loop.filter((w) => w.tNs >= span[0] && w.tNs - w.windowNs <= span[1] && w.p99Ms !== null)
         : [];
-      const d = windows.length > 0 ? Math.max(...windows.map((w) => w.p99Ms!)) : ctx.client.loopDelayP99MaxMs;
+      const d = windows.length > 0 ? max(windows, (w) => w.p99Ms!)! : ctx.client.loopDelayP99MaxMs;
       const scope =
         windows.length > 0 ? `worst of ${windows.length} windows during the point` : "worst window of the run";
       facts.push(`loop delay p99 ≤ ${d === null ? "—" : d.toFixed(2)} ms (${scope})`);

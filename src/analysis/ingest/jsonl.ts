@@ -3,6 +3,9 @@ import type {z} from "zod";
 import {issue, type Issue} from "../util/issues.ts";
 import {MAX_LINE_CHARS, type Oversized} from "../util/lines.ts";
 
+/** Issues listed per file; beyond that they are counted per code (a file of a million bad lines stays readable). */
+export const MAX_LISTED_ISSUES = 100;
+
 /** Formats zod issues of one record as `path: message` pairs. */
 export function zodIssues(file: string, line: number, error: z.ZodError): Issue[] {
   return error.issues.map((i) =>
@@ -17,6 +20,8 @@ export function zodIssues(file: string, line: number, error: z.ZodError): Issue[
  */
 export class JsonlValidator<T extends {seq: number}> {
   readonly issues: Issue[] = [];
+  /** Issues beyond MAX_LISTED_ISSUES, per code: how many, and the first one's line. */
+  readonly #unlisted = new Map<string, {n: number; severity: Issue["severity"]; line: number | null}>();
   #file: string;
   #schema: z.ZodType<T, unknown>;
   #line = 0;
@@ -35,7 +40,7 @@ export class JsonlValidator<T extends {seq: number}> {
     this.#flushPending();
     if (typeof text !== "string") {
       // never parsed: a bundle record is never hundreds of megabytes (an attachment or a core dump is)
-      this.issues.push(
+      this.#add(
         issue(
           "error",
           "record_too_large",
@@ -48,7 +53,7 @@ export class JsonlValidator<T extends {seq: number}> {
       return undefined;
     }
     if (text.trim() === "") {
-      this.issues.push(issue("error", "blank_line", this.#file, "blank line inside a JSONL file", this.#line));
+      this.#add(issue("error", "blank_line", this.#file, "blank line inside a JSONL file", this.#line));
       return undefined;
     }
     let value: unknown;
@@ -67,7 +72,7 @@ export class JsonlValidator<T extends {seq: number}> {
     if (!parsed.success) {
       // Valid JSON that breaks the schema is an error wherever it is (only unparseable text can be a torn tail);
       // its seq still counts so one bad record does not cascade into sequence errors.
-      this.issues.push(...zodIssues(this.#file, this.#line, parsed.error));
+      for (const i of zodIssues(this.#file, this.#line, parsed.error)) this.#add(i);
       const seq = (value as {seq?: unknown} | null)?.seq;
       if (typeof seq === "number" && Number.isInteger(seq)) this.#checkSeq(seq);
       return undefined;
@@ -82,7 +87,7 @@ export class JsonlValidator<T extends {seq: number}> {
     const p = this.#pending;
     this.#pending = null;
     if (p && p.line === this.#line) {
-      this.issues.push(
+      this.#add(
         issue(
           "warning",
           "torn_tail",
@@ -92,9 +97,9 @@ export class JsonlValidator<T extends {seq: number}> {
         )
       );
     } else if (p) {
-      this.issues.push(...p.issues);
+      for (const i of p.issues) this.#add(i);
     } else if (!endedWithNewline && this.#line > 0) {
-      this.issues.push(
+      this.#add(
         issue(
           "info",
           "no_final_newline",
@@ -104,15 +109,41 @@ export class JsonlValidator<T extends {seq: number}> {
         )
       );
     }
+    this.#summarizeUnlisted();
   }
 
   get lines(): number {
     return this.#line;
   }
 
+  #add(i: Issue): void {
+    if (this.issues.length < MAX_LISTED_ISSUES) {
+      this.issues.push(i);
+      return;
+    }
+    const u = this.#unlisted.get(i.code);
+    if (u) u.n++;
+    else this.#unlisted.set(i.code, {n: 1, severity: i.severity, line: i.line});
+  }
+
+  /** One issue per code that went unlisted, saying how many (call once, after finish). */
+  #summarizeUnlisted(): void {
+    for (const [code, u] of this.#unlisted)
+      this.issues.push(
+        issue(
+          u.severity,
+          code,
+          this.#file,
+          `${u.n.toLocaleString("en")} more "${code}" issue(s) from this line on, not listed (the first ${MAX_LISTED_ISSUES} issues of the file are)`,
+          u.line
+        )
+      );
+    this.#unlisted.clear();
+  }
+
   #flushPending(): void {
     if (this.#pending) {
-      this.issues.push(...this.#pending.issues);
+      for (const i of this.#pending.issues) this.#add(i);
       this.#pending = null;
     }
   }
@@ -123,7 +154,7 @@ export class JsonlValidator<T extends {seq: number}> {
         seq > this.#expectedSeq
           ? `gap: expected seq ${this.#expectedSeq}, got ${seq}`
           : `seq ${seq} repeats or goes back (expected ${this.#expectedSeq})`;
-      this.issues.push(issue("error", "seq", this.#file, what, this.#line, "seq"));
+      this.#add(issue("error", "seq", this.#file, what, this.#line, "seq"));
     }
     this.#expectedSeq = seq + 1;
   }

@@ -29,6 +29,8 @@ import {isObject, jsonSafe, validate} from "./parse.ts";
 import {numpyStat, parseStat, type Stat} from "./stats.ts";
 import type {Claim, Doc, ImportedRun, PeerError, PeerFormat, Result} from "./types.ts";
 import {defined, gapsOf, lastTokenOf, successes, sumOf, ttftOf} from "./views.ts";
+import {max, min} from "d3-array";
+import {appendAll} from "../util/append.ts";
 
 /**
  * AIPerf `profile_export.jsonl` (one record per request: metadata, metrics {tag: {value, unit}}, error)
@@ -149,7 +151,7 @@ function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
       for (const l of lines) {
         const r = validate(Rec, l.value, d.name, "$", `line ${l.line} `);
         if (r.ok) out.push({line: l.line, rec: r.value});
-        else errors.push(...r.errors);
+        else appendAll(errors, r.errors);
       }
       records = {file: d.name, lines: out};
     } else if (d.kind === "json" && isAggregate(d.value))
@@ -450,7 +452,7 @@ export function compareAiperf(input: ComparisonInput): SourceComparisonRow[] {
   }
   const lastTok = ok.map((r) => r.tTokN).filter((t): t is number => t !== null);
   const firstDisp = ok.map((r) => r.tDisp).filter((t): t is number => t !== null);
-  const duration = lastTok.length && firstDisp.length ? (Math.max(...lastTok) - Math.min(...firstDisp)) / 1e9 : null;
+  const duration = lastTok.length && firstDisp.length ? (max(lastTok)! - min(firstDisp)!) / 1e9 : null;
   const sumOsl = ok.every((r) => r.out !== null) ? sumOf(ok.map((r) => r.out!)) : null;
   const sumReasoning = ok.every((r) => r.record.usage?.reasoningTokens != null)
     ? sumOf(ok.map((r) => r.record.usage!.reasoningTokens!))

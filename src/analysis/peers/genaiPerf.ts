@@ -22,6 +22,8 @@ import {isObject, jsonSafe, validate} from "./parse.ts";
 import {numpyStat, parseStat, type Stat} from "./stats.ts";
 import type {Claim, Doc, ImportedRun, PeerError, PeerFormat, Result} from "./types.ts";
 import {defined, successes, sumOf} from "./views.ts";
+import {max, min} from "d3-array";
+import {appendAll} from "../util/append.ts";
 
 /**
  * GenAI-Perf `profile_export.json` (perf_analyzer's raw export: every response timestamped with its SSE
@@ -190,7 +192,7 @@ function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
       });
   if (!exportDoc && !summaryDoc) return {ok: false, errors};
   const parsed = exportDoc ? validate(Export, (exportDoc as {value: unknown}).value, exportDoc.name) : null;
-  if (parsed && !parsed.ok) errors.push(...parsed.errors);
+  if (parsed && !parsed.ok) appendAll(errors, parsed.errors);
   if (errors.length) return {ok: false, errors};
   const exp = parsed?.ok ? parsed.value : null;
   const summary = summaryDoc ? ((summaryDoc as {value: unknown}).value as Record<string, unknown>) : null;
@@ -433,7 +435,7 @@ export function compareGenaiPerf(input: ComparisonInput): SourceComparisonRow[] 
   // duration: max last content response − min request timestamp, over every request
   const lasts = requests.flatMap((r) => r.record.events.filter((e) => e[2] === "content").map((e) => e[0]));
   const sends = requests.map((r) => r.tDisp).filter((t): t is number => t !== null);
-  const duration = lasts.length && sends.length ? (Math.max(...lasts) - Math.min(...sends)) / 1e9 : null;
+  const duration = lasts.length && sends.length ? (max(lasts)! - min(sends)!) / 1e9 : null;
   const ok = successes(requests);
   const sumOut = ok.every((r) => r.out !== null) ? sumOf(ok.map((r) => r.out!)) : null;
   const avg = (k: string) =>

@@ -29,6 +29,7 @@ import {isObject, jsonSafe, validate} from "./parse.ts";
 import {parseGuidellmPercentile, weightedStat, type Stat} from "./stats.ts";
 import type {Claim, Doc, ImportedRun, PeerError, PeerFormat, Result} from "./types.ts";
 import {successes} from "./views.ts";
+import {max, min} from "d3-array";
 
 /**
  * GuideLLM `benchmarks.json`. Per-request timings are wall-clock epoch seconds: `info.timings`
@@ -174,7 +175,7 @@ function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
       });
   });
   if (errors.length) return {ok: false, errors};
-  const origin = Math.min(...all.map((x) => timesOf(x.r)!.start));
+  const origin = min(all, (x) => timesOf(x.r)!.start) ?? 0;
   const rel = (t: number | null) => (t === null ? null : sToNs(t - origin));
   const points = new Map<string, LoadPoint>();
   const pointIds: string[] = [];
@@ -481,7 +482,7 @@ export function compareGuidellm(input: ComparisonInput): SourceComparisonRow[] {
       reported: typeof agg.duration === "number" ? agg.duration : null,
       recomputed:
         starts.length && ends.length
-          ? approximate((Math.max(...ends) - Math.min(...starts)) / 1e9, "first request start to last request end")
+          ? approximate((max(ends)! - min(starts)!) / 1e9, "first request start to last request end")
           : missing("no request times"),
       canonical: canonicalRun(canonical, "window_s"),
       codes: ["window"],

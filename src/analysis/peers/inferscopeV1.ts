@@ -28,6 +28,8 @@ import {isObject, jsonSafe, validate} from "./parse.ts";
 import {numpyStat, parseStat, type Stat} from "./stats.ts";
 import type {Claim, Doc, ImportedRun, PeerError, PeerFormat, Result} from "./types.ts";
 import {defined, successes, sumOf} from "./views.ts";
+import {max, min} from "d3-array";
+import {appendAll} from "../util/append.ts";
 
 /**
  * InferScope v1 (Python) artifacts: `results/raw/<run-id>/` (manifest.json, config.resolved.yaml,
@@ -139,12 +141,12 @@ function importV1(docs: readonly Doc[]): Result<ImportedRun> {
     for (const l of lines) {
       const r = validate(Row, l.value, reqDoc.name, "$", `line ${l.line} `);
       if (r.ok) rows.push({line: l.line, row: r.value});
-      else errors.push(...r.errors);
+      else appendAll(errors, r.errors);
     }
   }
   const aggDoc = by.get("aggregate");
   const agg = aggDoc ? validate(Aggregate, (aggDoc as {value: unknown}).value, aggDoc.name) : null;
-  if (agg && !agg.ok) errors.push(...agg.errors);
+  if (agg && !agg.ok) appendAll(errors, agg.errors);
   if (!reqDoc && !aggDoc)
     errors.push({file: docs[0]?.name ?? "(none)", path: "$", expected: "a v1 requests.jsonl or aggregate.json"});
   const runIds = new Set(rows.map((r) => r.row.run_id).filter(Boolean));
@@ -355,7 +357,7 @@ export function compareInferscopeV1(input: ComparisonInput): SourceComparisonRow
       recomputed:
         starts.length && ends.length
           ? approximate(
-              (Math.max(...ends) - Math.min(...starts)) / 1e9,
+              (max(ends)! - min(starts)!) / 1e9,
               "first scheduled to last finished; v1's start mark is not in the requests"
             )
           : missing("no requests"),

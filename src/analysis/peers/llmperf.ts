@@ -28,6 +28,7 @@ import {isObject, jsonSafe, validate} from "./parse.ts";
 import {numpyStat, parseStat, type Stat} from "./stats.ts";
 import type {Claim, Doc, ImportedRun, PeerError, PeerFormat, Result} from "./types.ts";
 import {defined, endOf, lastTokenOf, successes, sumOf, ttftOf} from "./views.ts";
+import {appendAll} from "../util/append.ts";
 
 /**
  * LLMPerf (ray-project/llmperf `token_benchmark_ray.py`): `*_individual_responses.json` (a JSON array,
@@ -88,11 +89,11 @@ function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
     if (isIndividual(v)) {
       const r = validate(z.array(Individual), v, doc.name);
       if (r.ok) individual = {file: doc.name, rows: r.value};
-      else errors.push(...r.errors);
+      else appendAll(errors, r.errors);
     } else if (isSummary(v)) {
       const r = validate(Summary, v, doc.name);
       if (r.ok) summary = {file: doc.name, raw: v as Record<string, unknown>, s: r.value};
-      else errors.push(...r.errors);
+      else appendAll(errors, r.errors);
     } else
       errors.push({
         file: doc.name,

@@ -10,6 +10,7 @@ import {compareGuidellm} from "./guidellm.ts";
 import {compareInferscopeV1} from "./inferscopeV1.ts";
 import {compareLlmperf} from "./llmperf.ts";
 import {compareVllmLike, VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat} from "./vllmLike.ts";
+import {appendAll} from "../util/append.ts";
 
 export type {SourceComparisonRow} from "./compare.ts";
 
@@ -104,7 +105,7 @@ export function sourceComparison(
             row.metric
           )
         );
-    rows.push(...own);
+    appendAll(rows, own);
   }
   return {rows, issues};
 }

@@ -21,6 +21,8 @@ import {docValues, isObject, jsonSafe, validate} from "./parse.ts";
 import {numpyStat, parseStat, type Stat} from "./stats.ts";
 import type {Doc, ImportedRun, PeerError, PeerTool, Result} from "./types.ts";
 import {defined, endOf, gapsOf, lastTokenOf, successes, sumOf, ttftOf} from "./views.ts";
+import {max, min} from "d3-array";
+import {appendAll} from "../util/append.ts";
 
 /**
  * vLLM `bench serve --save-result` (2024 and 2025+ schemas) and SGLang `bench_serving` JSONL share one
@@ -146,7 +148,7 @@ function mapRequests(
   const ttfts = run.ttfts;
   if (!ttfts) return [];
   const starts = run.start_times;
-  const t0 = starts && starts.length ? Math.min(...starts) : 0;
+  const t0 = starts && starts.length ? (min(starts) ?? 0) : 0;
   const out: RequestRecord[] = [];
   for (let i = 0; i < ttfts.length; i++) {
     const err = run.errors?.[i] ?? "";
@@ -214,11 +216,11 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
       }
       const r = validate(VllmLikeRun, value, doc.name, "$", where);
       if (!r.ok) {
-        errors.push(...r.errors);
+        appendAll(errors, r.errors);
         continue;
       }
       const align = alignErrors(r.value, doc.name, where);
-      if (align.length) errors.push(...align);
+      if (align.length) appendAll(errors, align);
       else runs.push({run: r.value, raw: value as Record<string, unknown>, file: doc.name, where});
     }
   }
@@ -238,7 +240,7 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
     else points.set(p.id, p);
     const generation = generationOf(flavor, raw);
     const reqs = mapRequests(flavor, run, p, repeat, k);
-    requests.push(...reqs);
+    for (const r of reqs) requests.push(r);
     const aggregates = Object.fromEntries(Object.entries(raw).filter(([, v]) => !Array.isArray(v)));
     const perRequest = run.ttfts ? "detailed" : run.latencies ? "latencies_only" : "none";
     if (perRequest === "none") notes.add("no per-request arrays: only the source's aggregates are imported");
@@ -412,8 +414,8 @@ function boundFor(
     const denoms = rows.map((x) => x.r.out! - 1);
     const m = numpyStat(lo, "mean")!;
     return bounded(
-      m + T / (lo.length * Math.max(...denoms)),
-      m + T / (lo.length * Math.min(...denoms)),
+      m + T / (lo.length * max(denoms)!),
+      m + T / (lo.length * min(denoms)!),
       `latency unknown per request; the tails total ${T.toFixed(3)} ms over ${ok.length} requests (from the reported mean latency), shared in every possible way`
     );
   }

@@ -1,6 +1,7 @@
 import {caseMeta, headlineTier, sortTiers, type CaseMeta} from "../schema/cases.ts";
 import type {QualityRecord} from "../schema/records.ts";
 import {QUALITY_VERSION} from "../schema/versions.ts";
+import {appendAll} from "../util/append.ts";
 
 /**
  * The quality summary of a bundle, from quality.jsonl alone. Rules (reading discipline):
@@ -224,8 +225,11 @@ function instructionTables(records: readonly QualityRecord[]): {constraints: Con
         add(k[mode], r.verdict === "not_evaluated" ? "not_evaluated" : c.pass);
       }
     }
-    constraints.push(...[...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind)));
-    prompts.push(...byPrompt.values());
+    appendAll(
+      constraints,
+      [...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind))
+    );
+    appendAll(prompts, byPrompt.values());
   }
   return {constraints, prompts};
 }

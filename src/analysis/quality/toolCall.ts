@@ -3,6 +3,7 @@
  * declared JSON Schema (the subset OpenAI function parameters use: type, enum, const, properties,
  * required, additionalProperties, items, minItems/maxItems, minimum/maximum, minLength/maxLength, pattern).
  */
+import {appendAll} from "../util/append.ts";
 
 export interface JsonSchema {
   type?: string | string[];
@@ -74,17 +75,17 @@ export function validateSchema(value: unknown, schema: JsonSchema, path = "$"): 
       errors.push(`${path}: ${value.length} items < minItems ${schema.minItems}`);
     if (schema.maxItems !== undefined && value.length > schema.maxItems)
       errors.push(`${path}: ${value.length} items > maxItems ${schema.maxItems}`);
-    if (schema.items) value.forEach((v, i) => errors.push(...validateSchema(v, schema.items!, `${path}[${i}]`)));
+    if (schema.items) value.forEach((v, i) => appendAll(errors, validateSchema(v, schema.items!, `${path}[${i}]`)));
   }
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;
     for (const k of schema.required ?? []) if (!Object.hasOwn(obj, k)) errors.push(`${path}: missing required ${k}`);
     for (const [k, v] of Object.entries(obj)) {
       const sub = schema.properties?.[k];
-      if (sub) errors.push(...validateSchema(v, sub, `${path}.${k}`));
+      if (sub) appendAll(errors, validateSchema(v, sub, `${path}.${k}`));
       else if (schema.additionalProperties === false) errors.push(`${path}: unexpected property ${k}`);
       else if (typeof schema.additionalProperties === "object")
-        errors.push(...validateSchema(v, schema.additionalProperties, `${path}.${k}`));
+        appendAll(errors, validateSchema(v, schema.additionalProperties, `${path}.${k}`));
     }
   }
   return errors;
