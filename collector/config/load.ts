@@ -51,8 +51,10 @@ function nodeAt(doc: Document, path: readonly Key[]): Node | null {
 function keyNodeAt(doc: Document, path: readonly Key[], key: string): Node | null {
   const parent = path.length === 0 ? doc.contents : nodeAt(doc, path);
   if (!isMap(parent)) return null;
-  const pair = parent.items.find((p) => String((p.key as {value?: unknown})?.value ?? p.key) === key);
-  return (pair?.key as Node | undefined) ?? null;
+  // a null key (`: value`) reaches zod as "" (its JS form)
+  const pair = parent.items.find((p) => String((p.key as {value?: unknown})?.value ?? p.key ?? "") === key);
+  const at = (n: unknown): Node | null => (n && typeof n === "object" && "range" in n ? (n as Node) : null);
+  return at(pair?.key) ?? at(pair?.value) ?? null;
 }
 
 type Issue = z.core.$ZodIssue;
@@ -68,7 +70,7 @@ function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[])
     if (i.code === "invalid_union" && i.errors.length > 0) {
       const branches = i.errors.filter((b) => !b.every((x) => x.code === "invalid_type" && x.path.length === 0));
       const chosen = branches.length > 0 ? branches[0]! : i.errors[0]!;
-      out.push(...flattenUnions(chosen, path));
+      for (const u of flattenUnions(chosen, path)) out.push(u);
     } else out.push({...i, path} as Issue);
   }
   return out;
@@ -149,8 +151,13 @@ function zodProblems(
     const path = issue.path.filter((k): k is Key => typeof k === "string" || typeof k === "number");
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        const node = keyNodeAt(doc, path, key);
-        out.push({file, ...pos(node?.range?.[0]), path: joinPath([...path, key]), message: `unknown key "${key}"`});
+        const node = keyNodeAt(doc, path, key) ?? nodeAt(doc, path);
+        out.push({
+          file,
+          ...pos(node?.range?.[0] ?? 0),
+          path: joinPath([...path, key]),
+          message: key === "" ? "an empty (null) key" : `unknown key "${key}"`
+        });
       }
       continue;
     }
