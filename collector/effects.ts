@@ -125,14 +125,19 @@ export const realFiles: Files = {
   readFile: (path) => fsp.readFile(path),
   writeAtomic: async (path, text) => {
     const tmp = `${path}.tmp-${process.pid}`;
-    const h = await fsp.open(tmp, "w");
     try {
-      await h.writeFile(text);
-      await h.sync();
-    } finally {
-      await h.close();
+      const h = await fsp.open(tmp, "w");
+      try {
+        await h.writeFile(text);
+        await h.sync();
+      } finally {
+        await h.close();
+      }
+      await fsp.rename(tmp, path);
+    } catch (e) {
+      await fsp.rm(tmp, {force: true}); // a full disk leaves no half-written temp file behind
+      throw e;
     }
-    await fsp.rename(tmp, path);
     await fsyncDir(dirname(path));
   },
   truncate: async (path, length) => {

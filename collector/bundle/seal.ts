@@ -1,5 +1,5 @@
 import {createHash} from "node:crypto";
-import {closeSync, createReadStream, fsyncSync, openSync, renameSync, writeSync} from "node:fs";
+import {closeSync, createReadStream, fsyncSync, openSync, renameSync, rmSync, writeSync} from "node:fs";
 import {join} from "node:path";
 
 import {FILE_NAMES, Manifest, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
@@ -23,17 +23,22 @@ export async function digestFile(path: string): Promise<{bytes: number; sha256: 
   return {bytes, sha256: hash.digest("hex"), lines};
 }
 
-/** Writes a file atomically: temp file, fsync, rename, fsync of the folder. */
+/** Writes a file atomically: temp file, fsync, rename, fsync of the folder. A failure leaves no temp file. */
 export function writeFileAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, "w");
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, {force: true});
+    throw e;
   }
-  renameSync(tmp, path);
   const dir = openSync(join(path, ".."), "r");
   try {
     fsyncSync(dir);

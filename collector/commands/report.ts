@@ -3,13 +3,14 @@
  * It is the site's own report page (same components, same charts), built by Astro in standalone mode:
  * CSS inlined, charts as inline SVG, no links to other pages, no scripts or assets to fetch.
  */
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 
 import type {Command} from "commander";
 
+import {writeFileAtomic} from "../bundle/seal.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultIo, type Io} from "./io.ts";
 
@@ -73,8 +74,7 @@ export async function reportCommand(dir: string, o: ReportOptions, io: Io): Prom
     if (refs.length > 0) throw new Error(`standalone report still references external resources: ${refs.join(", ")}`);
     try {
       mkdirSync(dirname(out), {recursive: true});
-      writeFileSync(`${out}.tmp`, html);
-      renameSync(`${out}.tmp`, out);
+      writeFileAtomic(out, html); // a full disk leaves neither a half report nor its temp file
     } catch (e) {
       throw new CliError(`cannot write ${out}: ${(e as Error).message}`, {exitCode: EXIT.writeFailed, cause: e});
     }

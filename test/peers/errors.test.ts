@@ -130,6 +130,19 @@ describe("never a crash", () => {
     expect(r.ok && r.value.tool).toBe("llmperf");
   });
 
+  it("a byte-order mark before JSON or JSON Lines is not part of the document (issue 11 item 12)", () => {
+    for (const [tool, path] of [
+      ["vllm", "vllm/vllm-2025-detailed.json"],
+      ["aiperf", "aiperf/2025-10/profile_export.jsonl"]
+    ] as const) {
+      const plain = importPeer(tool, [{name: "f", text: text(path)}]);
+      const bom = importPeer(tool, [{name: "f", text: `\uFEFF${text(path)}`}]);
+      expect(bom.ok, bom.ok ? "" : bom.errors.map(formatPeerError).join("\n")).toBe(true);
+      expect(bom.ok && plain.ok && bom.value.requests.length).toBe(plain.ok ? plain.value.requests.length : -1);
+      expect(bom.ok && bom.value.requests.length).toBeGreaterThan(0);
+    }
+  });
+
   it("extra keys are tolerated", () => {
     const o = JSON.parse(text("vllm/vllm-2025-detailed.json")) as Record<string, unknown>;
     o.some_future_field = {nested: [1, 2]};

@@ -1,6 +1,6 @@
 /** `inferscope report BUNDLE --out FILE.html`: one self-contained offline HTML file. */
 import {spawn} from "node:child_process";
-import {existsSync, readFileSync, rmSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {parseHTML} from "linkedom";
@@ -101,6 +101,17 @@ describe("inferscope report", () => {
     const html = readFileSync(zh, "utf8");
     expect(html).toContain('<html lang="zh-CN"');
     expect(html).toContain("有效性门禁");
+  }, 120_000);
+
+  it("exits 5 when the report cannot be written, and leaves no temp file beside it (issue 11 item 12)", async () => {
+    // --out names a folder that holds a file: the rename over it fails after the temp file was written
+    const blocked = join(work, "blocked");
+    mkdirSync(join(blocked, "report.html"), {recursive: true});
+    writeFileSync(join(blocked, "report.html", "keep"), "x");
+    const r = await cli(["report", bundle, "--out", join(blocked, "report.html")]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain(`cannot write ${join(blocked, "report.html")}`);
+    expect(readdirSync(blocked)).toEqual(["report.html"]);
   }, 120_000);
 
   it("exits 2 with the folder in the message when the bundle is not a folder", async () => {

@@ -2,6 +2,7 @@ import {parse as parseYaml} from "yaml";
 import type {z} from "zod";
 
 import type {Doc, PeerError, PeerFile, Result} from "./types.ts";
+import {appendAll} from "../util/append.ts";
 
 /** JSON path of a zod issue path: `$.benchmarks[0].metrics`. */
 export function jsonPath(path: readonly PropertyKey[], base = "$"): string {
@@ -120,7 +121,9 @@ const jsonErrorText = (message: string): string =>
  * line). A file that is neither gives an error naming the position and what was expected.
  */
 export function parseDoc(file: PeerFile): Result<Doc> {
-  const {name, text} = file;
+  const {name} = file;
+  // a byte-order mark (Windows editors, PowerShell's Out-File) is not part of the document
+  const text = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;
   if (/\.ya?ml$/i.test(name)) {
     try {
       return {ok: true, value: {name, kind: "yaml", value: parseYaml(text)}};
@@ -186,7 +189,7 @@ export function parseDocs(files: readonly PeerFile[]): Result<Doc[]> {
   for (const f of files) {
     const r = parseDoc(f);
     if (r.ok) docs.push(r.value);
-    else errors.push(...r.errors);
+    else appendAll(errors, r.errors);
   }
   return errors.length ? {ok: false, errors} : {ok: true, value: docs};
 }
