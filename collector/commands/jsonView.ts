@@ -35,6 +35,19 @@ function metricView(v: MetricValue): Record<string, unknown> {
   return {...v};
 }
 
+/**
+ * Old metric keys kept for one analyzer version after a rename, each a copy of its new key with
+ * `deprecated` naming it (methodology, version history): total_throughput_tok_s → input_output_throughput_tok_s.
+ */
+const ALIASES: Record<string, string> = {total_throughput_tok_s: "input_output_throughput_tok_s"};
+
+function withAliases(metrics: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  for (const [old, now] of Object.entries(ALIASES))
+    if (metrics[now] !== undefined && metrics[old] === undefined)
+      metrics[old] = {...metrics[now], deprecated: `renamed ${now} in analyzer 2; this alias goes in analyzer 3`};
+  return metrics;
+}
+
 export function jsonView(report: Report): JsonView {
   const view: JsonView = {
     bundle: report.bundle,
@@ -51,7 +64,7 @@ export function jsonView(report: Report): JsonView {
       n: p.n,
       n_success: p.n_success,
       verdict: p.verdict,
-      metrics: Object.fromEntries(Object.entries(p.metrics).map(([k, v]) => [k, metricView(v)]))
+      metrics: withAliases(Object.fromEntries(Object.entries(p.metrics).map(([k, v]) => [k, metricView(v)])))
     })),
     issues: report.issues
   };
