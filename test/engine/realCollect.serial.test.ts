@@ -75,10 +75,17 @@ describe.skipIf(skip)("collector against the real llama-server (tiny preset)", (
       );
       healthy = await collect(engine, "real-healthy-2");
     }
-    dropping = await collect(
-      await ensureEngine({preset: "tiny", seed: 1, build, keepByteTokens: true}),
-      "real-bytetokens"
-    );
+    // The fault is random: a lone byte token is sampled in ~4 % of requests (temperature 0.8, salted
+    // prompts), so a run of 78 requests has none ~5 % of the time. Collect again (at most 3 more times:
+    // all four clean ≈ 6·10⁻⁶) rather than judge a run in which the fault never happened.
+    const faulty = await ensureEngine({preset: "tiny", seed: 1, build, keepByteTokens: true});
+    dropping = await collect(faulty, "real-bytetokens");
+    for (let k = 2; k <= 4 && dropping.report.load_points.every((p) => p.n_success === p.n); k++) {
+      console.warn(
+        `no byte token was sampled in ${dropping.report.load_points.length} load points: collecting again (${k} of 4)`
+      );
+      dropping = await collect(faulty, `real-bytetokens-${k}`);
+    }
   }, 45 * 60_000);
 
   afterAll(() => rmSync(out, {recursive: true, force: true}));
