@@ -1,5 +1,17 @@
 import {createHash} from "node:crypto";
-import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync
+} from "node:fs";
 import {basename, dirname, join, relative, resolve, sep} from "node:path";
 
 import type {Command} from "commander";
@@ -103,8 +115,23 @@ export function readInputs(paths: readonly string[]): InputFile[] {
   });
 }
 
-const jsonl = (rows: readonly unknown[]): string =>
-  rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
+/** Writes rows as JSON Lines in bounded chunks (one string of a million records would pass V8's ~512 MB limit). */
+function writeJsonl(path: string, rows: readonly unknown[]): void {
+  const fd = openSync(path, "w");
+  try {
+    let buf = "";
+    for (const r of rows) {
+      buf += `${JSON.stringify(r)}\n`;
+      if (buf.length > 1 << 22) {
+        writeSync(fd, buf);
+        buf = "";
+      }
+    }
+    if (buf !== "") writeSync(fd, buf);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function packageVersion(): string {
   try {
@@ -163,10 +190,10 @@ export async function writeImportedBundle(
     writeFileSync(join(tmp, FILE_NAMES.config), config);
     const files: string[] = [FILE_NAMES.config];
     if (run.requests.length) {
-      writeFileSync(join(tmp, FILE_NAMES.requests), jsonl(run.requests));
+      writeJsonl(join(tmp, FILE_NAMES.requests), run.requests);
       files.push(FILE_NAMES.requests);
     }
-    writeFileSync(join(tmp, FILE_NAMES.source), jsonl(run.sources));
+    writeJsonl(join(tmp, FILE_NAMES.source), run.sources);
     files.push(FILE_NAMES.source);
     const manifest = importedManifest(run, {
       bundleId,

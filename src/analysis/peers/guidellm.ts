@@ -30,6 +30,7 @@ import {parseGuidellmPercentile, weightedStat, type Stat} from "./stats.ts";
 import type {Claim, Doc, ImportedRun, PeerError, PeerFormat, Result} from "./types.ts";
 import {successes} from "./views.ts";
 import {max, min} from "d3-array";
+import {appendAll} from "../util/append.ts";
 
 /**
  * GuideLLM `benchmarks.json`. Per-request timings are wall-clock epoch seconds: `info.timings`
@@ -62,7 +63,9 @@ const Req = z.looseObject({
   error: z.unknown().optional()
 });
 type Req = z.infer<typeof Req>;
-const ReqList = z.array(Req).nullable().optional();
+// Requests are validated one by one (importGuidellm): zod gathers an array's issues with push(...issues),
+// which overflows the stack when a benchmark has more than ~120k of them.
+const ReqList = z.array(z.unknown()).nullable().optional();
 const Benchmark = z.looseObject({
   type_: z.string().optional(),
   config: z
@@ -80,7 +83,7 @@ const Benchmark = z.looseObject({
     })
     .optional(),
   metrics: z.record(z.string(), z.unknown(), {error: "expected a metrics object"}),
-  requests: z.looseObject({successful: z.array(Req), errored: ReqList, incomplete: ReqList}),
+  requests: z.looseObject({successful: z.array(z.unknown()), errored: ReqList, incomplete: ReqList}),
   start_time: n,
   end_time: n,
   duration: n
@@ -164,7 +167,10 @@ function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
   const all: {r: Req; b: number; kind: "successful" | "errored" | "incomplete"; i: number}[] = [];
   report.benchmarks.forEach((b, bi) => {
     for (const kind of ["successful", "errored", "incomplete"] as const)
-      (b.requests[kind] ?? []).forEach((r, i) => {
+      (b.requests[kind] ?? []).forEach((raw, i) => {
+        const v = validate(Req, raw, doc.name, `$.benchmarks[${bi}].requests.${kind}[${i}]`);
+        if (!v.ok) return void appendAll(errors, v.errors);
+        const r = v.value;
         if (timesOf(r) === null)
           errors.push({
             file: doc.name,

@@ -152,13 +152,15 @@ export function parseDoc(file: PeerFile): Result<Doc> {
   const rawLines = text.split("\n");
   const lines: {line: number; value: unknown}[] = [];
   const errors: PeerError[] = [];
+  let lastContent = rawLines.length - 1;
+  while (lastContent >= 0 && rawLines[lastContent]!.trim() === "") lastContent--;
   for (let i = 0; i < rawLines.length; i++) {
     const raw = rawLines[i]!.replace(/\r$/, "");
     if (raw.trim() === "") continue;
     try {
       lines.push({line: i + 1, value: parseJsonExact(raw)});
     } catch (e) {
-      const last = rawLines.slice(i + 1).every((l) => l.trim() === "");
+      const last = i === lastContent; // once per file, not a copy of the rest per bad line
       errors.push({
         file: name,
         path: `line ${i + 1}`,
