@@ -13,7 +13,7 @@ import type {BundleSource, FileStream} from "./ingest/source.ts";
 import {bundleMeta} from "./meta.ts";
 import {CaseAccumulator} from "./quality/cases.ts";
 import {qualitySummary} from "./quality/summary.ts";
-import {canonicalView, importCaveats, sourceComparison, type PointInput} from "./peers/sourceComparison.ts";
+import {canonicalView, importCaveats, sourceComparison, type PointInput} from "./peers/index.ts";
 import {REQUEST_METRICS, RUN_METRIC_DEFS} from "./metrics/registry.ts";
 import {
   isSummary as isSummaryValue,

@@ -4,7 +4,7 @@ import type {Verdict} from "./gates/verdict.ts";
 import type {LoadPoint, Manifest, Provenance} from "./schema/manifest.ts";
 import type {QualityRecord, SourceRecord} from "./schema/records.ts";
 import type {Stability} from "./stats/stability.ts";
-import type {SourceComparisonRow} from "./peers/compare.ts";
+import type {SourceComparisonRow} from "./peers/index.ts";
 import type {Summary} from "./stats/summarize.ts";
 import type {SeriesPoint} from "./telemetry/series.ts";
 import type {Issue} from "./util/issues.ts";

@@ -17,7 +17,7 @@ import {
   type PeerTool,
   type PointInput
 } from "../../src/analysis/index.ts";
-import {parseJsonExact} from "../../src/analysis/peers/parse.ts";
+import {parseJsonExact} from "../../src/analysis/peers/shared/parse.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {spawnCli} from "../collector/helpers.ts";
 import {SYNTH} from "./helpers.ts";

@@ -3,7 +3,7 @@ import {stringify} from "yaml";
 import {RunConfigSpec, type LoadMode, type RunConfig} from "../schema/config.ts";
 import type {Manifest} from "../schema/manifest.ts";
 import {SCHEMA_VERSION} from "../schema/versions.ts";
-import type {ImportedRun} from "./types.ts";
+import type {ImportedRun} from "./shared/types.ts";
 
 /** The run configuration as far as the source tells it; everything else takes InferScope's defaults. */
 export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: string[]} {

@@ -2,27 +2,14 @@ import type {PointFacts} from "../accumulate/point.ts";
 import type {DerivedRequest} from "../derive/request.ts";
 import {RUN_METRIC_DEFS} from "../metrics/registry.ts";
 import {FILE_NAMES, type SourceRecord} from "../schema/records.ts";
-import {issue, type Issue} from "../util/issues.ts";
-import type {CanonicalView, ComparisonInput, SourceComparisonRow} from "./compare.ts";
-import {compareAiperf} from "./aiperf.ts";
-import {compareGenaiPerf} from "./genaiPerf.ts";
-import {compareGuidellm} from "./guidellm.ts";
-import {compareInferscopeV1} from "./inferscopeV1.ts";
-import {compareLlmperf} from "./llmperf.ts";
-import {compareVllmLike, VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat} from "./vllmLike.ts";
 import {appendAll} from "../util/append.ts";
+import {issue, type Issue} from "../util/issues.ts";
+import {PEER_FORMATS} from "./registry.ts";
+import type {CanonicalView, SourceComparisonRow} from "./shared/compare.ts";
+import {isPeerTool} from "./shared/types.ts";
+import {VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat} from "./vllm/format.ts";
 
-export type {SourceComparisonRow} from "./compare.ts";
-
-const COMPARE: Record<string, (input: ComparisonInput) => SourceComparisonRow[]> = {
-  vllm: compareVllmLike,
-  sglang: compareVllmLike,
-  "genai-perf": compareGenaiPerf,
-  aiperf: compareAiperf,
-  guidellm: compareGuidellm,
-  llmperf: compareLlmperf,
-  "inferscope-v1": compareInferscopeV1
-};
+export type {SourceComparisonRow} from "./shared/compare.ts";
 
 /**
  * Caveats an import puts on our own metrics, per load point (null: every point): what a reader of the
@@ -76,8 +63,7 @@ export function sourceComparison(
   const rows: SourceComparisonRow[] = [];
   const issues: Issue[] = [];
   for (const source of sources) {
-    const compare = COMPARE[source.tool];
-    if (!compare) {
+    if (!isPeerTool(source.tool)) {
       issues.push(
         issue(
           "warning",
@@ -92,7 +78,7 @@ export function sourceComparison(
     }
     const p = source.point === null ? null : points.get(source.point);
     const requests = p ? p.requests : source.point === null ? [...points.values()].flatMap((x) => x.requests) : [];
-    const own = compare({source, requests, canonical: p?.canonical ?? null});
+    const own = PEER_FORMATS[source.tool].compare({source, requests, canonical: p?.canonical ?? null});
     for (const row of own)
       if (row.finding)
         issues.push(

@@ -1,5 +1,6 @@
-import type {LoadPoint} from "../schema/manifest.ts";
-import type {RequestRecord, SourceRecord} from "../schema/records.ts";
+import type {LoadPoint} from "../../schema/manifest.ts";
+import type {RequestRecord, SourceRecord} from "../../schema/records.ts";
+import type {ComparisonInput, SourceComparisonRow} from "./compare.ts";
 
 /** Peer tools whose results can be imported. */
 export const PEER_TOOLS = ["vllm", "sglang", "genai-perf", "aiperf", "guidellm", "llmperf", "inferscope-v1"] as const;
@@ -103,6 +104,10 @@ export interface Claim {
   shape: string;
 }
 
+/**
+ * One peer tool's file format, everything the importer and the source comparison need: how to recognise
+ * it, how to import it, and how to recompute its reported numbers (`<tool>/{format,import,parity}.ts`).
+ */
 export interface PeerFormat {
   tool: PeerTool;
   /** What this format's files look like, for error messages. */
@@ -110,4 +115,6 @@ export interface PeerFormat {
   /** Recognises files by shape (never by name); null when none of them fit. */
   detect(docs: readonly Doc[]): Claim | null;
   import(docs: readonly Doc[]): Result<ImportedRun>;
+  /** The three-column rows (reported, recomputed under the tool's definition, canonical) of one source record. */
+  compare(input: ComparisonInput): SourceComparisonRow[];
 }

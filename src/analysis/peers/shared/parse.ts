@@ -1,33 +1,19 @@
 import {parse as parseYaml} from "yaml";
 import type {z} from "zod";
 
+import {appendAll} from "../../util/append.ts";
+import {expectation, jsonPath, zodIssueList} from "../../util/zodIssues.ts";
 import type {Doc, PeerError, PeerFile, Result} from "./types.ts";
-import {appendAll} from "../util/append.ts";
-
-/** JSON path of a zod issue path: `$.benchmarks[0].metrics`. */
-export function jsonPath(path: readonly PropertyKey[], base = "$"): string {
-  let out = base;
-  for (const k of path)
-    out +=
-      typeof k === "number"
-        ? `[${k}]`
-        : /^[A-Za-z_$][\w$]*$/.test(String(k))
-          ? `.${String(k)}`
-          : `[${JSON.stringify(String(k))}]`;
-  return out;
-}
 
 const lower = (s: string): string => (s ? s[0]!.toLowerCase() + s.slice(1) : s);
 
-/** A zod message as the continuation of "expected …": "Invalid input: expected number, received string" → "number, received string". */
-const expectation = (message: string): string =>
-  lower(message)
-    .replace(/^invalid input: /, "")
-    .replace(/^expected /, "");
-
 /** Converts zod issues into located errors; `where` prefixes the path (e.g. "line 12 "). */
 export function zodErrors(file: string, error: z.ZodError, base = "$", where = ""): PeerError[] {
-  return error.issues.map((i) => ({file, path: `${where}${jsonPath(i.path, base)}`, expected: expectation(i.message)}));
+  return zodIssueList(error, (path) => jsonPath(path, base)).map((i) => ({
+    file,
+    path: `${where}${i.path}`,
+    expected: expectation(i.message)
+  }));
 }
 
 /** Validates a value against a schema, returning located errors. */

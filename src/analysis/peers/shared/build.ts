@@ -1,6 +1,6 @@
-import type {LoadMode} from "../schema/config.ts";
-import type {LoadPoint} from "../schema/manifest.ts";
-import type {EventKind, RequestRecord, SseEvent, SourceRecord} from "../schema/records.ts";
+import type {LoadMode} from "../../schema/config.ts";
+import type {LoadPoint} from "../../schema/manifest.ts";
+import type {EventKind, RequestRecord, SseEvent, SourceRecord} from "../../schema/records.ts";
 
 /** Seconds (float) to integer ns. */
 export const sToNs = (s: number): number => Math.round(s * 1e9);

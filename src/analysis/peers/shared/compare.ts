@@ -1,5 +1,6 @@
-import type {DerivedRequest} from "../derive/request.ts";
-import type {SourceRecord} from "../schema/records.ts";
+import type {DerivedRequest} from "../../derive/request.ts";
+import {metricById} from "../../metrics/registry.ts";
+import type {SourceRecord} from "../../schema/records.ts";
 import {canonicalStat, relDiff, statLabel, type Stat} from "./stats.ts";
 
 /** Why a peer's number differs from ours (peer-formats.md §9). */
@@ -154,11 +155,23 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
   };
 }
 
+/**
+ * How the registry says a distribution metric's percentiles are taken, as the row names it. canonicalStat
+ * computes nearest ranks, so a canonical reference to any other kind of metric is a programming error.
+ */
+function distributionMethod(metricId: string): string {
+  const def = metricById(metricId);
+  if (def.kind === "run" || def.method !== "nearest-rank")
+    throw new Error(`canonical metric ${metricId}: expected a nearest-rank distribution metric, got ${def.kind}`);
+  return "nearest rank";
+}
+
 /** Our canonical statistic of a metric in the source's unit (`scale` multiplies our value). */
 export function canonicalRef(view: CanonicalView | null, metricId: string, stat: Stat, scale = 1): CanonicalRef | null {
   if (!view) return null;
   const values = view.values(metricId);
-  const label = typeof stat === "string" ? stat : stat.p === 50 ? "p50 (median)" : `p${stat.p} (nearest rank)`;
+  const method = distributionMethod(metricId);
+  const label = typeof stat === "string" ? stat : stat.p === 50 ? "p50 (median)" : `p${stat.p} (${method})`;
   const metric = `${metricId} ${label}`;
   if (values.length === 0) return {metric, value: null, note: `${metricId}: no values in the imported data`};
   const c = canonicalStat(values, stat);
@@ -169,6 +182,7 @@ export function canonicalRef(view: CanonicalView | null, metricId: string, stat:
 /** A run-level canonical metric in the source's unit. */
 export function canonicalRun(view: CanonicalView | null, metricId: string, scale = 1): CanonicalRef | null {
   if (!view) return null;
+  if (metricById(metricId).kind !== "run") throw new Error(`canonical metric ${metricId}: expected a run metric`);
   const v = view.run(metricId);
   return v.value === null
     ? {metric: metricId, value: null, note: v.reason ?? "unknown"}

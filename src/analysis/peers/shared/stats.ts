@@ -1,5 +1,5 @@
-import {max, mean, min, std} from "../stats/moments.ts";
-import {median, quantileNearestRank, quantileR7, quantileWeightedNearestRank} from "../stats/quantile.ts";
+import {max, mean, min, std} from "../../stats/moments.ts";
+import {median, quantileNearestRank, quantileR7, quantileWeightedNearestRank} from "../../stats/quantile.ts";
 
 /**
  * The statistics peer tools print, each under the tool's own method. A `Stat` names one printed number:

@@ -2,8 +2,8 @@ import {join} from "node:path";
 
 import {describe, expect, it} from "vitest";
 
-import {isSummary, VLLM_CHAT_TTFT_CAVEAT} from "../../src/analysis/index.ts";
-import {importAndAnalyze, SYNTH} from "./helpers.ts";
+import {isSummary, VLLM_CHAT_TTFT_CAVEAT} from "../../../src/analysis/index.ts";
+import {importAndAnalyze, SYNTH} from "../helpers.ts";
 
 /** Issue 10 item 13: where a vLLM chat TTFT is shown, say that a role-only first chunk may have counted. */
 describe("imported vLLM chat TTFT", () => {

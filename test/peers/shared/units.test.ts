@@ -1,14 +1,14 @@
 import {describe, expect, it} from "vitest";
 
-import {isoFromEpochMs, isoFromLocal} from "../../src/analysis/peers/build.ts";
-import {nonFiniteToNull, parseDoc, parseJsonExact} from "../../src/analysis/peers/parse.ts";
+import {isoFromEpochMs, isoFromLocal} from "../../../src/analysis/peers/shared/build.ts";
+import {nonFiniteToNull, parseDoc, parseJsonExact} from "../../../src/analysis/peers/shared/parse.ts";
 import {
   canonicalStat,
   numpyStat,
   parseGuidellmPercentile,
   parseStat,
   weightedStat
-} from "../../src/analysis/peers/stats.ts";
+} from "../../../src/analysis/peers/shared/stats.ts";
 
 describe("peer parsing helpers", () => {
   it("parseJsonExact keeps integers beyond 2^53 exact as bigint and leaves the rest alone", () => {

@@ -1,0 +1,226 @@
+import type {EventKind, RequestRecord} from "../../schema/records.ts";
+import type {LoadPoint} from "../../schema/manifest.ts";
+import {appendAll} from "../../util/append.ts";
+import {
+  chunkEvents,
+  isoFromLocal,
+  loadPoint,
+  numberRecords,
+  requestRecord,
+  sourceRecord,
+  tokenEvent,
+  unknownPoint
+} from "../shared/build.ts";
+import {minBig, timeToNs} from "../shared/numeric.ts";
+import {isObject, jsonSafe, validate} from "../shared/parse.ts";
+import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
+import {isAiperfAggregate, isAiperfRecord, Rec, tag, tagNs, tagNum} from "./format.ts";
+
+function pointFrom(agg: unknown): LoadPoint {
+  const lg =
+    isObject(agg) && isObject(agg.input_config) && isObject(agg.input_config.loadgen) ? agg.input_config.loadgen : {};
+  const rate = typeof lg.request_rate === "number" ? lg.request_rate : null;
+  const conc = typeof lg.concurrency === "number" ? lg.concurrency : null;
+  if (rate !== null)
+    return loadPoint(lg.request_rate_mode === "constant" ? "rate" : "poisson", rate, {maxConcurrency: conc});
+  if (conc !== null)
+    return loadPoint("concurrency", conc, {requests: typeof lg.request_count === "number" ? lg.request_count : null});
+  return unknownPoint();
+}
+
+interface Inputs {
+  records: {file: string; lines: {line: number; rec: Rec}[]} | null;
+  aggregate: {file: string; value: Record<string, unknown>} | null;
+  /** The earliest request start: time 0 of the records. */
+  origin: bigint;
+}
+
+/** The records file and the aggregates file, validated record by record; every request needs a start time. */
+function readAiperf(docs: readonly Doc[]): Result<Inputs> {
+  const errors: PeerError[] = [];
+  let records: {file: string; lines: {line: number; rec: Rec}[]} | null = null;
+  let aggregate: {file: string; value: Record<string, unknown>} | null = null;
+  for (const d of docs) {
+    if (d.kind === "jsonl" || (d.kind === "json" && isAiperfRecord(d.value))) {
+      const lines = d.kind === "jsonl" ? d.lines : [{line: 1, value: d.value}];
+      const out: {line: number; rec: Rec}[] = [];
+      for (const l of lines) {
+        const r = validate(Rec, l.value, d.name, "$", `line ${l.line} `);
+        if (r.ok) out.push({line: l.line, rec: r.value});
+        else appendAll(errors, r.errors);
+      }
+      records = {file: d.name, lines: out};
+    } else if (d.kind === "json" && isAiperfAggregate(d.value))
+      aggregate = {file: d.name, value: d.value as Record<string, unknown>};
+    else
+      errors.push({
+        file: d.name,
+        path: "$",
+        expected:
+          "an AIPerf profile_export.jsonl (records with metadata, metrics {tag: {value, unit}}, error) or profile_export_aiperf.json (records{} or top-level {unit, avg, …} metrics)"
+      });
+  }
+  if (!records && !aggregate) errors.push({file: docs[0]?.name ?? "(none)", path: "$", expected: "AIPerf files"});
+  const starts: (bigint | number)[] = [];
+  for (const {line, rec} of records?.lines ?? []) {
+    const s = rec.metadata.request_start_ns ?? rec.metadata.timestamp_ns ?? null;
+    const ms = tag(rec.metrics, "min_request_ts");
+    const start = s ?? (ms && (typeof ms.value === "bigint" || typeof ms.value === "number") ? ms.value : null);
+    if (start === null)
+      errors.push({
+        file: records!.file,
+        path: `line ${line} $.metadata`,
+        expected: "a request start time (request_start_ns or timestamp_ns)"
+      });
+    else starts.push(start as bigint | number);
+  }
+  if (errors.length) return {ok: false, errors};
+  return {ok: true, value: {records, aggregate, origin: minBig(starts) ?? 0n}};
+}
+
+/**
+ * One profile_export record as a request record. `counts.inferred` counts requests whose chunk channels
+ * were inferred from the reasoning token count (reported once in the notes).
+ */
+function mapRecord(rec: Rec, i: number, origin: bigint, point: string, counts: {inferred: number}): RequestRecord {
+  const m = rec.metrics;
+  const md = rec.metadata;
+  const start = BigInt((md.request_start_ns ?? md.timestamp_ns ?? tag(m, "min_request_ts")!.value) as bigint | number);
+  const disp = Number(start - origin);
+  const phase = (md.benchmark_phase ?? md.credit_phase) === "warmup" ? "warmup" : "measure";
+  const err = rec.error ?? null;
+  const ttft = tagNs(m, "ttft");
+  const iclRaw = tag(m, "icl");
+  const icl =
+    iclRaw && Array.isArray(iclRaw.value)
+      ? (iclRaw.value as number[]).map((x) => timeToNs(x, iclRaw.unit || "ms")!)
+      : null;
+  const latency = tagNs(m, "request_latency");
+  const osl = tagNum(m, "osl");
+  const reasoning = tagNum(m, "reasoning");
+  const ttfo = tagNs(m, "ttfo");
+  const ok = err === null && ttft !== null;
+  let kindOf: ((k: number) => EventKind) | undefined;
+  if (ok && icl) {
+    const times: number[] = [ttft];
+    for (const g of icl) times.push(times.at(-1)! + g);
+    if (ttfo !== null) kindOf = (k) => (times[k]! < ttfo ? "reasoning" : "content");
+    else if (reasoning && osl !== null && icl.length + 1 === osl) {
+      counts.inferred++;
+      kindOf = (k) => (k < reasoning ? "reasoning" : "content");
+    }
+  }
+  const events = !ok
+    ? []
+    : icl
+      ? chunkEvents(disp + ttft, icl, kindOf)
+      : latency !== null && latency > ttft
+        ? [tokenEvent(disp + ttft), tokenEvent(disp + latency)]
+        : [tokenEvent(disp + ttft)];
+  const cancelled = err !== null && (err.code === 499 || /cancel/i.test(err.type ?? "") || md.was_cancelled === true);
+  return requestRecord({
+    id: md.x_request_id ?? `r${i}`,
+    point,
+    index: i,
+    phase,
+    timeBase: "run",
+    tDispNs: disp,
+    events,
+    eventCoverage: icl || !ok ? "token_chunks" : "first_last",
+    httpStatus: ok ? 200 : !cancelled && err?.code != null && err.code >= 100 && err.code < 600 ? err.code : null,
+    transportError: ok
+      ? null
+      : cancelled
+        ? "client_abort"
+        : err?.code != null && err.code >= 100 && err.code < 600
+          ? null
+          : "other",
+    errorMessage: err
+      ? `${err.type ?? "error"}: ${err.message ?? ""}`.slice(0, 4096)
+      : ok
+        ? null
+        : "no first token recorded",
+    usage: {
+      promptTokens: tagNum(m, "isl"),
+      completionTokens: ok ? osl : null,
+      reasoningTokens: ok ? reasoning : null,
+      cachedTokens: null
+    },
+    usageSource: osl === null ? "none" : "client_tokenizer",
+    nullReasons: {
+      tEndNs: "AIPerf records the last response, not the stream close",
+      tSchedNs: "AIPerf records send times only"
+    }
+  });
+}
+
+/** Maps AIPerf's records and aggregates to one imported run (one load point: AIPerf profiles one). */
+export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
+  const read = readAiperf(docs);
+  if (!read.ok) return read;
+  const {records, aggregate, origin} = read.value;
+  const point = pointFrom(aggregate?.value);
+  const notes: string[] = ["AIPerf timestamps are wall-clock epoch ns (time.time_ns())"];
+  const counts = {inferred: 0};
+  const requests: RequestRecord[] = (records?.lines ?? []).map(({rec}, i) =>
+    mapRecord(rec, i, origin, point.id, counts)
+  );
+  if (counts.inferred > 0)
+    notes.push(
+      `chunk channels are not recorded: in ${counts.inferred} requests with one token per chunk the first reasoning_token_count chunks are taken as reasoning (reasoning streams before content)`
+    );
+  const agg = aggregate?.value;
+  const version = isObject(agg) && typeof agg.schema_version === "string" ? agg.schema_version : null;
+  const model =
+    isObject(agg) &&
+    isObject(agg.input_config) &&
+    isObject(agg.input_config.endpoint) &&
+    Array.isArray(agg.input_config.endpoint.model_names)
+      ? String(agg.input_config.endpoint.model_names[0])
+      : null;
+  const ep =
+    isObject(agg) && isObject(agg.input_config) && isObject(agg.input_config.endpoint) ? agg.input_config.endpoint : {};
+  const osl =
+    isObject(agg) && isObject(agg.input_config) && isObject(agg.input_config.input) ? agg.input_config.input : {};
+  const prompt = isObject(osl.prompt) && isObject(osl.prompt.output_tokens) ? osl.prompt.output_tokens : {};
+  return {
+    ok: true,
+    value: {
+      tool: "aiperf",
+      toolVersion: version,
+      model,
+      startedAt: isObject(agg) && typeof agg.start_time === "string" ? isoFromLocal(agg.start_time) : null,
+      finishedAt: isObject(agg) && typeof agg.end_time === "string" ? isoFromLocal(agg.end_time) : null,
+      clock: "wall",
+      originNs: origin.toString(),
+      loadPoints: [point],
+      requests: numberRecords(requests),
+      sources: numberRecords([
+        sourceRecord({
+          tool: "aiperf",
+          toolVersion: version,
+          file: aggregate?.file ?? records!.file,
+          point: point.id,
+          aggregates: agg ? jsonSafe(agg) : null,
+          facts: {
+            recordsFile: records?.file ?? null,
+            aggregateFile: aggregate?.file ?? null,
+            generation: isObject(agg) && isObject(agg.records) ? "2025-10" : agg ? "later" : null
+          }
+        })
+      ]),
+      workload: {
+        endpoint: ep.type === "chat" ? "chat" : ep.type === "completions" ? "completions" : undefined,
+        maxTokens: typeof prompt.mean === "number" ? prompt.mean : undefined
+      },
+      environment: {extra: {}},
+      labels: {imported_from: "aiperf"},
+      notes: [
+        ...notes,
+        ...(isObject(agg) && typeof agg.start_time === "string" ? ["start_time carries no time zone; read as UTC"] : [])
+      ],
+      status: isObject(agg) && agg.was_cancelled === true ? "interrupted" : "complete",
+      statusReason: isObject(agg) && agg.was_cancelled === true ? "the AIPerf run was cancelled" : null
+    }
+  };
+}

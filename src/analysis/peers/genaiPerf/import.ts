@@ -1,0 +1,211 @@
+import type {LoadPoint} from "../../schema/manifest.ts";
+import type {RequestRecord} from "../../schema/records.ts";
+import {appendAll} from "../../util/append.ts";
+import {loadPoint, numberRecords, requestRecord, sourceRecord, unknownPoint} from "../shared/build.ts";
+import {minBig} from "../shared/numeric.ts";
+import {isObject, jsonSafe, validate} from "../shared/parse.ts";
+import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
+import {Export, isExport, isSummary, Req} from "./format.ts";
+import {responseEvents} from "./sse.ts";
+
+function pointOf(mode: string, value: number): LoadPoint {
+  return mode === "request_rate" ? loadPoint("rate", value) : loadPoint("concurrency", value);
+}
+
+interface Inputs {
+  exportName: string | null;
+  summaryName: string | null;
+  exp: {
+    endpoint?: string;
+    service_kind?: string;
+    experiments: {experiment: {mode: string; value: number}; requests: Req[]}[];
+  } | null;
+  summary: Record<string, unknown> | null;
+}
+
+/** The export (each request validated on its own) and the summary; every error of every file together. */
+function readGenaiPerf(docs: readonly Doc[]): Result<Inputs> {
+  const errors: PeerError[] = [];
+  const exportDoc = docs.find((d) => d.kind === "json" && isExport(d.value));
+  const summaryDoc = docs.find((d) => d.kind === "json" && isSummary(d.value));
+  for (const d of docs)
+    if (d !== exportDoc && d !== summaryDoc)
+      errors.push({
+        file: d.name,
+        path: "$",
+        expected:
+          "a GenAI-Perf profile_export.json (experiments[].requests[]) or profile_export_genai_perf.json (metric objects {unit, avg, …})"
+      });
+  if (!exportDoc && !summaryDoc) return {ok: false, errors};
+  const parsed = exportDoc ? validate(Export, (exportDoc as {value: unknown}).value, exportDoc.name) : null;
+  if (parsed && !parsed.ok) appendAll(errors, parsed.errors);
+  if (errors.length) return {ok: false, errors};
+  const experiments = (parsed?.ok ? parsed.value.experiments : []).map((e, ei) => {
+    const requests: Req[] = [];
+    e.requests.forEach((raw, i) => {
+      const v = validate(Req, raw, exportDoc!.name, `$.experiments[${ei}].requests[${i}]`);
+      if (v.ok) requests.push(v.value);
+      else appendAll(errors, v.errors);
+    });
+    return {...e, requests};
+  });
+  if (errors.length) return {ok: false, errors};
+  const exp = parsed?.ok ? {...parsed.value, experiments} : null;
+  const summary = summaryDoc ? ((summaryDoc as {value: unknown}).value as Record<string, unknown>) : null;
+  return {ok: true, value: {exportName: exportDoc?.name ?? null, summaryName: summaryDoc?.name ?? null, exp, summary}};
+}
+
+/** What one request's payload says about the workload (the payload is the request body as sent). */
+interface PayloadFacts {
+  model: string | null;
+  /** Undefined when no payload was recorded: a missing ignore_eos in a recorded payload was not sent. */
+  ignoreEos: boolean | undefined;
+  maxTokens: number | null;
+}
+
+/** One perf_analyzer request as a request record, with what its payload says. */
+function mapRequest(
+  req: Req,
+  at: {experiment: number; index: number; point: string; repeat: number; origin: bigint}
+): {record: RequestRecord; facts: PayloadFacts} {
+  const {experiment: ei, index: i, repeat, origin} = at;
+  const {events, parsed: ps} = responseEvents(req, origin);
+  const usage = ps.findLast((x) => x.usage !== null)?.usage ?? null;
+  const finish = ps.findLast((x) => x.finish !== null)?.finish ?? null;
+  const err = ps.find((x) => x.error !== null)?.error ?? null;
+  let payload: Record<string, unknown> = {};
+  try {
+    const v = JSON.parse(req.request_inputs?.payload ?? "{}");
+    if (isObject(v)) payload = v;
+  } catch {
+    payload = {};
+  }
+  const maxTokens =
+    typeof payload.max_tokens === "number"
+      ? payload.max_tokens
+      : typeof payload.max_completion_tokens === "number"
+        ? payload.max_completion_tokens
+        : null;
+  const disp = Number(BigInt(req.timestamp) - origin);
+  const record = requestRecord({
+    id: `e${ei}-r${i}`,
+    point: at.point,
+    repeat,
+    index: i,
+    timeBase: "run",
+    tDispNs: disp,
+    tEndNs: req.response_timestamps.length ? Number(BigInt(req.response_timestamps.at(-1)!) - origin) : null,
+    events,
+    eventCoverage: "all",
+    httpStatus: events.length ? 200 : null,
+    transportError: events.length ? null : "other",
+    finishReason: finish,
+    errorMessage: err ?? (events.length ? null : "no response recorded"),
+    usage: usage
+      ? {
+          promptTokens: usage.prompt,
+          completionTokens: usage.completion,
+          reasoningTokens: usage.reasoning,
+          cachedTokens: null
+        }
+      : null,
+    usageSource: usage?.completion != null ? "server_final" : "none",
+    maxTokens,
+    nullReasons: {
+      tSchedNs: "perf_analyzer records send times only",
+      ...(usage?.completion == null
+        ? {usage: "no usage chunk in the stream; GenAI-Perf counts tokens with a client tokenizer"}
+        : {})
+    }
+  });
+  return {
+    record,
+    facts: {
+      model: typeof payload.model === "string" ? payload.model : null,
+      ignoreEos: req.request_inputs?.payload !== undefined ? payload.ignore_eos === true : undefined,
+      maxTokens
+    }
+  };
+}
+
+/** Maps a GenAI-Perf export (one load point per experiment) and its summary to one imported run. */
+export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
+  const read = readGenaiPerf(docs);
+  if (!read.ok) return read;
+  const {exp, summary} = read.value;
+  const all = exp?.experiments.flatMap((e) => e.requests.map((r) => BigInt(r.timestamp))) ?? [];
+  const origin = minBig(all) ?? 0n;
+  const points = new Map<string, LoadPoint>();
+  const requests: RequestRecord[] = [];
+  let model: string | null = null;
+  let ignoreEos: boolean | undefined;
+  let maxTokensAll: number | undefined;
+  (exp?.experiments ?? []).forEach((e, ei) => {
+    const p = pointOf(e.experiment.mode, e.experiment.value);
+    const existing = points.get(p.id);
+    const repeat = existing ? existing.repeats : 0;
+    if (existing) existing.repeats++;
+    else points.set(p.id, p);
+    e.requests.forEach((req, i) => {
+      const {record, facts} = mapRequest(req, {experiment: ei, index: i, point: p.id, repeat, origin});
+      requests.push(record);
+      model ??= facts.model;
+      if (facts.ignoreEos !== undefined) ignoreEos ??= facts.ignoreEos;
+      maxTokensAll ??= facts.maxTokens ?? undefined;
+    });
+  });
+  const lp = [...points.values()];
+  if (lp.length === 0) {
+    const cfg = isObject(summary?.input_config) ? summary.input_config : {};
+    const c = typeof cfg.concurrency === "number" ? cfg.concurrency : null;
+    lp.push(c === null ? unknownPoint() : loadPoint("concurrency", c));
+  }
+  const sources = lp.map((p) =>
+    sourceRecord({
+      tool: "genai-perf",
+      toolVersion: null,
+      file: read.value.summaryName ?? read.value.exportName!,
+      point: p.id,
+      aggregates: summary && lp.length === 1 ? jsonSafe(summary) : null,
+      facts: {
+        exportFile: read.value.exportName,
+        summaryFile: read.value.summaryName,
+        ...(summary && lp.length > 1
+          ? {summaryNote: "one summary for several experiments: not attributed to a load point"}
+          : {})
+      }
+    })
+  );
+  return {
+    ok: true,
+    value: {
+      tool: "genai-perf",
+      toolVersion: null,
+      model,
+      startedAt: null,
+      finishedAt: null,
+      clock: "monotonic",
+      originNs: origin.toString(),
+      loadPoints: lp,
+      requests: numberRecords(requests),
+      sources: numberRecords(sources),
+      workload: {
+        endpoint: exp?.endpoint?.includes("chat")
+          ? "chat"
+          : exp?.endpoint?.includes("completions")
+            ? "completions"
+            : undefined,
+        ignoreEos,
+        maxTokens: maxTokensAll
+      },
+      environment: {extra: exp?.service_kind ? {service_kind: exp.service_kind} : {}},
+      labels: {imported_from: "genai-perf"},
+      notes: [
+        "perf_analyzer timestamps are ns on its own clock; every response is kept with its SSE text",
+        "GenAI-Perf counts output tokens with a client tokenizer: token metrics need a usage chunk in the stream"
+      ],
+      status: "complete",
+      statusReason: null
+    }
+  };
+}

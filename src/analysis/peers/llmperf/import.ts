@@ -1,0 +1,132 @@
+import {z} from "zod";
+
+import type {RequestRecord} from "../../schema/records.ts";
+import {appendAll} from "../../util/append.ts";
+import {
+  isoFromEpochS,
+  loadPoint,
+  numberRecords,
+  requestRecord,
+  sToNs,
+  sourceRecord,
+  tokenEvent,
+  unknownPoint
+} from "../shared/build.ts";
+import {jsonSafe, validate} from "../shared/parse.ts";
+import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
+import {Individual, isIndividual, isSummary, Summary} from "./format.ts";
+
+/** Maps LLMPerf's individual responses (no timestamps: per-request clocks) and summary to one imported run. */
+export function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
+  const errors: PeerError[] = [];
+  let individual: {file: string; rows: Individual[]} | null = null;
+  let summary: {file: string; raw: Record<string, unknown>; s: z.infer<typeof Summary>} | null = null;
+  for (const doc of docs) {
+    const v = doc.kind === "json" ? doc.value : undefined;
+    if (isIndividual(v)) {
+      const r = validate(z.array(Individual), v, doc.name);
+      if (r.ok) individual = {file: doc.name, rows: r.value};
+      else appendAll(errors, r.errors);
+    } else if (isSummary(v)) {
+      const r = validate(Summary, v, doc.name);
+      if (r.ok) summary = {file: doc.name, raw: v as Record<string, unknown>, s: r.value};
+      else appendAll(errors, r.errors);
+    } else
+      errors.push({
+        file: doc.name,
+        path: "$",
+        expected:
+          "an LLMPerf individual-responses array (objects with ttft_s, end_to_end_latency_s, …) or a summary object (results_ttft_s_… keys)"
+      });
+  }
+  if (errors.length) return {ok: false, errors};
+  const concurrency = summary?.s.num_concurrent_requests;
+  const requestsN = individual?.rows.length ?? null;
+  const point =
+    concurrency === undefined
+      ? unknownPoint({requests: requestsN})
+      : loadPoint("concurrency", concurrency, {requests: requestsN});
+  const requests: RequestRecord[] = (individual?.rows ?? []).map((row, i) => mapRow(row, i, point.id));
+  const timestamp = summary?.s.timestamp ?? null;
+  const notes = [
+    "LLMPerf records no timestamps: request times are relative to each request's own send time",
+    "the last token time is derived as inter_token_latency_s × number_output_tokens (LLMPerf's Σ time-to-next-token, which starts with TTFT)",
+    "token counts come from LLMPerf's fixed Llama tokenizer, whatever the model (client_tokenizer, foreign)"
+  ];
+  if (concurrency === undefined) notes.push("no summary file: the concurrency is unknown");
+  return {
+    ok: true,
+    value: {
+      tool: "llmperf",
+      toolVersion: summary?.s.version ?? null,
+      model: summary?.s.model ?? null,
+      startedAt: null,
+      finishedAt: isoFromEpochS(timestamp),
+      clock: "request",
+      originNs: "0",
+      loadPoints: [point],
+      requests: numberRecords(requests),
+      sources: numberRecords([
+        sourceRecord({
+          tool: "llmperf",
+          toolVersion: summary?.s.version ?? null,
+          file: summary?.file ?? individual!.file,
+          point: point.id,
+          aggregates: summary ? jsonSafe(summary.raw) : null,
+          facts: {
+            individualFile: individual?.file ?? null,
+            summaryFile: summary?.file ?? null,
+            requests: requests.length,
+            // LLMPerf's per-request throughput counts SSE chunks received (tokens_received), not tokens;
+            // the count is not stored but is exactly throughput × latency (an integer).
+            chunksReceived: (individual?.rows ?? []).map((r) =>
+              r.request_output_throughput_token_per_s != null && r.end_to_end_latency_s != null
+                ? Math.round(r.request_output_throughput_token_per_s * r.end_to_end_latency_s)
+                : null
+            )
+          }
+        })
+      ]),
+      workload: {},
+      environment: {engine: typeof summary?.raw.framework === "string" ? summary.raw.framework : undefined, extra: {}},
+      labels: {imported_from: "llmperf", ...(summary?.s.name ? {source_name: summary.s.name} : {})},
+      notes,
+      status: "complete",
+      statusReason: null
+    }
+  };
+}
+
+function mapRow(row: Individual, i: number, point: string): RequestRecord {
+  const ok = row.error_code == null && row.ttft_s != null && row.end_to_end_latency_s != null;
+  const out = row.number_output_tokens ?? null;
+  const first = ok ? sToNs(row.ttft_s!) : null;
+  const lastS = ok && row.inter_token_latency_s != null && out !== null ? row.inter_token_latency_s * out : null;
+  const last = lastS === null ? null : sToNs(lastS);
+  const events =
+    first === null ? [] : last !== null && last > first ? [tokenEvent(first), tokenEvent(last)] : [tokenEvent(first)];
+  return requestRecord({
+    id: `r${i}`,
+    point,
+    index: i,
+    tDispNs: 0,
+    tEndNs: ok ? sToNs(row.end_to_end_latency_s!) : null,
+    events,
+    eventCoverage: "first_last",
+    httpStatus: ok
+      ? 200
+      : typeof row.error_code === "number" && row.error_code >= 100 && row.error_code < 600
+        ? row.error_code
+        : null,
+    transportError: ok || typeof row.error_code === "number" ? null : "other",
+    errorMessage: ok ? null : (row.error_msg || `error code ${String(row.error_code)}`).slice(0, 4096),
+    usage: {
+      promptTokens: row.number_input_tokens ?? null,
+      completionTokens: ok ? out : null,
+      reasoningTokens: null,
+      cachedTokens: null
+    },
+    usageSource: out === null ? "none" : "client_tokenizer",
+    nullReasons: {tSchedNs: "LLMPerf records no send or schedule times"}
+  });
+}

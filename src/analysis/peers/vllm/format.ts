@@ -1,0 +1,121 @@
+import {z} from "zod";
+
+import {docValues, isObject} from "../shared/parse.ts";
+import {parseStat} from "../shared/stats.ts";
+import type {Claim, Doc} from "../shared/types.ts";
+
+/**
+ * vLLM `bench serve --save-result` (2024 and 2025+ schemas) and SGLang `bench_serving` JSONL share one
+ * shape: run-level stats as `<stat>_<metric>_ms` keys and optional index-aligned per-request arrays.
+ */
+export type Flavor = "vllm" | "sglang";
+
+/** `mean_ttft_ms`, `p99.9_itl_ms`, `median_e2el_ms`, … */
+export const STAT_KEY = /^(mean|median|std|min|max|p\d+(?:\.\d+)?)_([a-z0-9_]+?)_ms$/;
+
+/** The metric families vLLM and SGLang report statistics of. */
+export type Family = "ttft" | "tpot" | "itl" | "e2e";
+
+/** Metric names per schema generation, mapped to one family. */
+const FAMILY: Record<string, Family> = {
+  ttft: "ttft",
+  tpot: "tpot",
+  itl: "itl",
+  e2el: "e2e", // vLLM 2025+
+  latency: "e2e", // vLLM 2024
+  e2e_latency: "e2e" // SGLang
+};
+
+const numArray = z.array(z.number());
+const intArray = z.array(z.number().int().nonnegative().nullable());
+
+export const VllmLikeRun = z.looseObject({
+  date: z.string().optional(),
+  backend: z.string().optional(),
+  model_id: z.string().nullable().optional(),
+  model: z.string().nullable().optional(),
+  tokenizer_id: z.string().nullable().optional(),
+  endpoint_type: z.string().nullable().optional(),
+  num_prompts: z.number().int().nullable().optional(),
+  request_rate: z.union([z.number(), z.string(), z.null()]).optional(),
+  burstiness: z.number().nullable().optional(),
+  max_concurrency: z.number().int().positive().nullable().optional(),
+  duration: z.number({error: "expected the run duration in seconds (a number)"}),
+  completed: z.number({error: "expected the count of completed requests (an integer)"}).int(),
+  failed: z.number().int().nullable().optional(),
+  input_lens: intArray.optional(),
+  output_lens: intArray.optional(),
+  ttfts: z.array(z.number().nullable()).optional(),
+  itls: z.array(z.array(z.number())).optional(),
+  latencies: numArray.optional(),
+  start_times: numArray.optional(),
+  errors: z.array(z.string().nullable()).optional(),
+  generated_texts: z.array(z.string().nullable()).optional()
+});
+export type VllmLikeRun = z.infer<typeof VllmLikeRun>;
+
+export const ARRAYS = [
+  "input_lens",
+  "output_lens",
+  "itls",
+  "errors",
+  "generated_texts",
+  "latencies",
+  "start_times"
+] as const;
+
+/** Which flavour a JSON value looks like, by shape; null when it is neither. */
+export function vllmLikeShape(v: unknown): Flavor | null {
+  if (!isObject(v) || !("duration" in v)) return null;
+  const keys = Object.keys(v);
+  if (!keys.some((k) => STAT_KEY.test(k) && k.endsWith("_ttft_ms"))) return null;
+  const sglang =
+    "total_output_retokenized" in v ||
+    "accept_length" in v ||
+    "output_throughput_retokenized" in v ||
+    "mean_e2e_latency_ms" in v ||
+    ("total_input" in v && !("total_input_tokens" in v));
+  return sglang ? "sglang" : "vllm";
+}
+
+/** Parsed `<stat>_<metric>_ms` keys: family → stat label → {key, value}. */
+export function statsOf(run: Record<string, unknown>): Map<string, Map<string, {key: string; value: number | null}>> {
+  const out = new Map<string, Map<string, {key: string; value: number | null}>>();
+  for (const [key, value] of Object.entries(run)) {
+    const m = STAT_KEY.exec(key);
+    if (!m) continue;
+    const family = FAMILY[m[2]!];
+    if (!family || parseStat(m[1]!) === null) continue;
+    if (!out.has(family)) out.set(family, new Map());
+    out.get(family)!.set(m[1]!, {key, value: typeof value === "number" ? value : null});
+  }
+  return out;
+}
+
+/**
+ * vLLM's client takes the first SSE chunk that has `choices` as the first token — on the chat endpoint a
+ * role-only chunk counts (vLLM issue #15106; the content check of PR #3768 is gone from the refactored
+ * client). Its per-request TTFT then ends at the role chunk, and so does every TTFT recomputed from it.
+ */
+export const VLLM_CHAT_TTFT_CAVEAT =
+  "vLLM's chat client counts the first chunk with choices as the first token, a role-only chunk included (vLLM issue #15106): where the server sends the role chunk early, this TTFT — and ttft_ms recomputed from its per-request first-token times — ends before the first content token";
+
+/** Whether a vLLM result was measured on the chat endpoint (or may have been: unknown counts as chat). */
+export function vllmMaybeChat(aggregates: Record<string, unknown>): boolean {
+  return !(aggregates.endpoint_type === "openai" || aggregates.backend === "vllm");
+}
+
+/**
+ * vLLM `bench serve --save-result` (formerly `benchmarks/benchmark_serving.py`): the 2024 schema
+ * (`*_latency_ms`, per-request `ttfts`/`itls`, no latencies) and the 2025+ schema (`*_e2el_ms`, `failed`,
+ * `latencies` always, `start_times`/`ttfts`/`itls` with --save-detailed), one JSON object or JSON Lines.
+ */
+export function detectVllm(docs: readonly Doc[]): Claim | null {
+  const files = docs
+    .filter((d) => d.kind !== "yaml" && docValues(d).every(({value}) => vllmLikeShape(value) === "vllm"))
+    .map((d) => d.name);
+  return files.length ? {tool: "vllm", files, shape: "vLLM save-result JSON"} : null;
+}
+
+export const VLLM_EXPECTED =
+  'vLLM --save-result: a JSON object (or JSON Lines of them) with "duration", "completed" and "<stat>_ttft_ms" keys, optionally per-request arrays ttfts/itls/latencies';
