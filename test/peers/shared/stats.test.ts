@@ -1,7 +1,5 @@
 import {describe, expect, it} from "vitest";
 
-import {isoFromEpochMs, isoFromLocal} from "../../../src/analysis/peers/shared/build.ts";
-import {nonFiniteToNull, parseDoc, parseJsonExact} from "../../../src/analysis/peers/shared/parse.ts";
 import {
   canonicalStat,
   numpyStat,
@@ -9,37 +7,6 @@ import {
   parseStat,
   weightedStat
 } from "../../../src/analysis/peers/shared/stats.ts";
-
-describe("peer parsing helpers", () => {
-  it("parseJsonExact keeps integers beyond 2^53 exact as bigint and leaves the rest alone", () => {
-    expect(parseJsonExact('{"t":1759522419154568925,"x":1.5,"n":12}')).toEqual({
-      t: 1759522419154568925n,
-      x: 1.5,
-      n: 12
-    });
-  });
-
-  it("nonFiniteToNull replaces Python's NaN/Infinity outside strings only", () => {
-    expect(nonFiniteToNull('{"a":NaN,"b":-Infinity,"c":"NaN \\" Infinity","d":[Infinity]}')).toBe(
-      '{"a":null,"b":null,"c":"NaN \\" Infinity","d":[null]}'
-    );
-  });
-
-  it("parseDoc reads JSON, JSON Lines and YAML by content, and locates errors", () => {
-    expect(parseDoc({name: "a.json", text: '{"a":1}\n{"a":2}\n'})).toMatchObject({ok: true, value: {kind: "jsonl"}});
-    expect(parseDoc({name: "a.json", text: '{"a":\n1}'})).toMatchObject({ok: true, value: {kind: "json"}});
-    expect(parseDoc({name: "c.yaml", text: "a: [1, 2"})).toMatchObject({ok: false, errors: [{file: "c.yaml"}]});
-  });
-
-  it("ISO conversions without a clock: epoch ms, zone-less local stamps read as UTC", () => {
-    for (const ms of [0, 1704851704000, 1772470696679.25, -86_400_000])
-      expect(isoFromEpochMs(ms)).toBe(new Date(Math.round(ms)).toISOString());
-    expect(isoFromLocal("20240907-082900")).toBe("2024-09-07T08:29:00.000Z");
-    expect(isoFromLocal("2025-10-03T13:13:39.146443")).toBe("2025-10-03T13:13:39.146Z");
-    expect(isoFromLocal("2025-08-01T10:00:00+00:00")).toBe("2025-08-01T10:00:00.000+00:00");
-    expect(isoFromLocal("yesterday")).toBeNull();
-  });
-});
 
 describe("statistics under each tool's method", () => {
   it("stat labels: p99, p99.9, avg, stddev, std_dev; GuideLLM's p001 = 0.1 %, p999 = 99.9 %", () => {

@@ -1,0 +1,93 @@
+import {readFileSync} from "node:fs";
+
+import {describe, expect, it} from "vitest";
+
+import {importPeer} from "../../../src/analysis/index.ts";
+import {checkAgainstFile} from "../check.ts";
+import {vllmLikeExpected} from "../expected.ts";
+import {importAndAnalyze} from "../helpers.ts";
+import {f, json, lines} from "../synthetic.ts";
+
+describe("vLLM save-result", () => {
+  it("2024 schema with per-request arrays: TTFT/ITL exact, TPOT/latency bounded, times per request", async () => {
+    const {run, report} = await importAndAnalyze("auto", [f("vllm/vllm-2024-detailed.json")]);
+    expect(run.tool).toBe("vllm");
+    expect(run.requests.every((r) => r.timeBase === "request" && r.tEndNs === null && r.nullReasons?.tEndNs)).toBe(
+      true
+    );
+    const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2024-detailed.json")]));
+    expect(r.bounded.map((b) => b.metric).sort()).toEqual(
+      ["mean_latency_ms", "mean_tpot_ms", "median_latency_ms", "median_tpot_ms", "p99_latency_ms", "p99_tpot_ms"].sort()
+    );
+    expect(r.unrecomputable.map((u) => u.metric).sort()).toEqual(["duration", "std_latency_ms", "std_tpot_ms"]);
+  });
+
+  it("2024 schema without arrays: aggregates kept verbatim, nothing recomputed, no request invented", async () => {
+    const {run, report} = await importAndAnalyze("vllm", [f("vllm/vllm-2024-aggregates-only.json")]);
+    expect(run.requests).toEqual([]);
+    const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2024-aggregates-only.json")]));
+    expect(r.exact).toBe(0);
+    expect(report.load_points[0]!.n).toBe(0);
+    expect(report.gates.find((g) => g.id === "G3")!.status).toBe("not_evaluable");
+  });
+
+  it("2025+ schema with --save-detailed: start times, latencies, a failed request; every statistic exact", async () => {
+    const {run, report} = await importAndAnalyze("auto", [f("vllm/vllm-2025-detailed.json")]);
+    expect(run.requests.every((r) => r.timeBase === "run")).toBe(true);
+    const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2025-detailed.json")]));
+    expect(r.bounded).toEqual([]);
+    expect(r.unrecomputable.map((u) => u.metric)).toEqual(["duration"]);
+    // percentiles printed as p99.9 are read
+    expect(report.source_comparison!.some((x) => x.metric === "p99.9_itl_ms" && x.recomputed_status === "exact")).toBe(
+      true
+    );
+    const p = report.load_points[0]!;
+    expect([p.n, p.n_success, p.id]).toEqual([8, 7, "concurrency-4"]);
+  });
+
+  it("2025+ schema without --save-detailed: latency statistics from the latencies array only", async () => {
+    const {run, report} = await importAndAnalyze("auto", [f("vllm/vllm-2025-latencies-only.json")]);
+    expect(run.requests).toEqual([]);
+    const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2025-latencies-only.json")]));
+    const exact = report.source_comparison!.filter((x) => x.recomputed_status === "exact").map((x) => x.metric);
+    expect(exact.every((m) => m.endsWith("_e2el_ms"))).toBe(true);
+    expect(r.exact).toBe(6);
+  });
+
+  it("--append-result JSON Lines: one load point per run", async () => {
+    const {report} = await importAndAnalyze("auto", [f("vllm/vllm-2025-append.jsonl")]);
+    expect(report.load_points.map((p) => p.id)).toEqual(["poisson-2", "poisson-4"]);
+    checkAgainstFile(report, vllmLikeExpected(lines("vllm/vllm-2025-append.jsonl")));
+  });
+
+  it("an all-failed run: the zeros that mean no data become null", async () => {
+    const {report} = await importAndAnalyze("auto", [f("vllm/vllm-2025-all-failed.json")]);
+    const rows = report.source_comparison!;
+    expect(rows.find((x) => x.metric === "completed")!.reported).toBe(0);
+    for (const x of rows.filter((x) => x.metric.endsWith("_ms"))) expect(x.reported).toBeNull();
+  });
+
+  it("NaN and Infinity written by Python are read as null, not as numbers", () => {
+    const text = readFileSync(f("vllm/vllm-2024-detailed.json"), "utf8").replace(
+      /"std_itl_ms": [^,]+,/,
+      '"std_itl_ms": NaN,'
+    );
+    const r = importPeer("auto", [{name: "nan.json", text}]);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect((r.value.sources[0]!.aggregates as Record<string, unknown>).std_itl_ms).toBeNull();
+  });
+});
+
+describe("generations of a format", () => {
+  it("a vLLM run with a finite rate and burstiness ≠ 1 is a gamma point", async () => {
+    const o = json("vllm/vllm-2025-detailed.json");
+    Object.assign(o, {request_rate: 5, burstiness: 0.5});
+    const r = importPeer("auto", [{name: "g.json", text: JSON.stringify(o)}]);
+    expect(r.ok && r.value.loadPoints[0]).toMatchObject({
+      id: "gamma-5",
+      mode: "gamma",
+      burstiness: 0.5,
+      maxConcurrency: 4
+    });
+  });
+});
