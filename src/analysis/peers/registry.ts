@@ -28,14 +28,21 @@ import {
 } from "./shared/types.ts";
 import {detectVllm, VLLM_EXPECTED} from "./vllm/format.ts";
 import {importVllm} from "./vllm/import.ts";
-import {compareVllm} from "./vllm/parity.ts";
+import {compareVllm, vllmCaveats} from "./vllm/parity.ts";
 
 /**
  * Every peer format, one entry per tool: how its files are recognised, imported and compared. The
  * importer and the source comparison both read this list; adding a tool is a folder and one entry.
  */
 export const PEER_FORMATS: Readonly<Record<PeerTool, PeerFormat>> = {
-  vllm: {tool: "vllm", expected: VLLM_EXPECTED, detect: detectVllm, import: importVllm, compare: compareVllm},
+  vllm: {
+    tool: "vllm",
+    expected: VLLM_EXPECTED,
+    detect: detectVllm,
+    import: importVllm,
+    compare: compareVllm,
+    caveats: vllmCaveats
+  },
   sglang: {
     tool: "sglang",
     expected: SGLANG_EXPECTED,

@@ -7,7 +7,6 @@ import {issue, type Issue} from "../util/issues.ts";
 import {PEER_FORMATS} from "./registry.ts";
 import type {CanonicalView, SourceComparisonRow} from "./shared/compare.ts";
 import {isPeerTool} from "./shared/types.ts";
-import {VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat} from "./vllm/format.ts";
 
 export type {SourceComparisonRow} from "./shared/compare.ts";
 
@@ -24,9 +23,8 @@ export function importCaveats(
       string,
       unknown
     >;
-    if (s.tool === "vllm" && vllmMaybeChat(agg))
-      for (const metric of ["ttft_ms", "ttft_content_ms", "prefill_tok_s"])
-        out.push({point: s.point, metric, note: VLLM_CHAT_TTFT_CAVEAT});
+    const format = isPeerTool(s.tool) ? PEER_FORMATS[s.tool] : null;
+    for (const c of format?.caveats?.(agg) ?? []) out.push({point: s.point, ...c});
   }
   return out;
 }

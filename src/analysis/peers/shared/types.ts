@@ -117,4 +117,9 @@ export interface PeerFormat {
   import(docs: readonly Doc[]): Result<ImportedRun>;
   /** The three-column rows (reported, recomputed under the tool's definition, canonical) of one source record. */
   compare(input: ComparisonInput): SourceComparisonRow[];
+  /**
+   * Caveats the source's way of measuring puts on our own metrics (from its verbatim aggregates): what a
+   * reader of `metric` must know. Absent when the tool's numbers need none.
+   */
+  caveats?(aggregates: Record<string, unknown>): {metric: string; note: string}[];
 }

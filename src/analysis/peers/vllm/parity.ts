@@ -362,4 +362,11 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
 }
 
 export const recomputeVllm = recomputeVllmStat;
+
+/** A chat result's role-chunk TTFT caveat, on every metric of ours that ends or starts at its first token. */
+export function vllmCaveats(aggregates: Record<string, unknown>): {metric: string; note: string}[] {
+  return vllmMaybeChat(aggregates)
+    ? ["ttft_ms", "ttft_content_ms", "prefill_tok_s"].map((metric) => ({metric, note: VLLM_CHAT_TTFT_CAVEAT}))
+    : [];
+}
 export const compareVllm = compareVllmLike;
