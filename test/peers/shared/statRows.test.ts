@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {canonicalRef, canonicalRun, exact, type CanonicalView} from "../../../src/analysis/peers/shared/compare.ts";
+import {canonicalRef, exact, type CanonicalView} from "../../../src/analysis/peers/shared/compare.ts";
 import {statRows} from "../../../src/analysis/peers/shared/statRows.ts";
 
 const view: CanonicalView = {values: () => [1, 2, 3, 4], run: () => ({value: 7})};
@@ -28,14 +28,5 @@ describe("statRows: the one reported-stat → row loop", () => {
     expect(rows[0]!.finding).toBe(false);
     expect(rows[1]!.finding).toBe(true);
     expect(rows.every((r) => r.codes.includes("definition") && r.note!.includes("definition: a caveat"))).toBe(true);
-  });
-
-  it("canonical references name the registry's percentile method and refuse a metric of the wrong kind", () => {
-    expect(canonicalRef(view, "ttft_ms", {p: 90})?.metric).toBe("ttft_ms p90 (nearest rank)");
-    expect(canonicalRef(view, "ttft_ms", {p: 50})?.metric).toBe("ttft_ms p50 (median)");
-    expect(() => canonicalRef(view, "window_s", "mean")).toThrow(/window_s: expected a nearest-rank distribution/);
-    expect(() => canonicalRef(view, "no_such_metric", "mean")).toThrow(/no_such_metric/);
-    expect(() => canonicalRun(view, "ttft_ms")).toThrow(/ttft_ms: expected a run metric/);
-    expect(canonicalRun(view, "window_s")).toEqual({metric: "window_s", value: 7});
   });
 });

@@ -123,10 +123,10 @@ function statisticRows(input: ComparisonInput, agg: Record<string, Record<string
         unit: () => (typeof stats.unit === "string" ? stats.unit : ""),
         recompute: (stat) =>
           have ? recomputeAiperf(family, stat, requests) : missing("no profile_export.jsonl records"),
-        canonical: (stat) =>
+        canonical: (stat, unit) =>
           id === null
             ? {ref: null, codes: [], why: ""}
-            : {ref: canonicalRef(canonical, id, stat), codes: percentileCodes(stat), why: WHY}
+            : {ref: canonicalRef(canonical, id, stat, unit), codes: percentileCodes(stat), why: WHY}
       })
     );
   }

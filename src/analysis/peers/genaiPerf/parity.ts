@@ -114,11 +114,11 @@ export function compareGenaiPerf(input: ComparisonInput): SourceComparisonRow[] 
         definition: () => `${m.definition}; numpy R-7, population std`,
         unit: () => (typeof stats.unit === "string" ? stats.unit : f === "output_sequence_length" ? "tokens" : "ms"),
         recompute: (stat) => (have ? recomputeGenaiPerf(f, stat, requests) : missing("no profile_export.json")),
-        canonical: (stat) =>
+        canonical: (stat, unit) =>
           m.canonical === null
             ? {ref: null, codes: [], why: ""}
             : {
-                ref: canonicalRef(canonical, m.canonical, stat),
+                ref: canonicalRef(canonical, m.canonical, stat, unit),
                 codes: [...m.codes, ...percentileCodes(stat)],
                 why: m.why
               }

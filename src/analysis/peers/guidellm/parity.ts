@@ -69,13 +69,10 @@ export function recomputeGuidellm(metric: Metric, stat: Stat, requests: readonly
 }
 
 /**
- * GuideLLM's definition of each metric, our canonical metric for it (with the factor to the source's unit)
+ * GuideLLM's definition of each metric, our canonical metric for it (shown in the row's unit: see unitScale)
  * and why the two differ; the percentile method (median included: theirs is a nearest rank) is added.
  */
-const METRICS: Record<
-  Metric,
-  {definition: string; canonical: string; scale?: number; codes: ReasonCode[]; why: string}
-> = {
+const METRICS: Record<Metric, {definition: string; canonical: string; codes: ReasonCode[]; why: string}> = {
   time_to_first_token_ms: {
     definition: "first token iteration − request start; weight 1",
     canonical: "ttft_ms",
@@ -97,7 +94,6 @@ const METRICS: Record<
   request_latency: {
     definition: "request end − request start, s",
     canonical: "request_time_ms",
-    scale: 1e-3,
     codes: [],
     why: "percentile method"
   },
@@ -257,10 +253,10 @@ export function compareGuidellm(input: ComparisonInput): SourceComparisonRow[] {
             ? {...rec, status: "approximate", note: `sampled_requests${sampleNote}`}
             : rec;
         },
-        canonical: (stat) => {
+        canonical: (stat, unit) => {
           const codes: ReasonCode[] = [...def.codes, ...percentileCodes(stat, true)];
           return {
-            ref: canonicalRef(canonical, def.canonical, stat, def.scale),
+            ref: canonicalRef(canonical, def.canonical, stat, unit),
             codes: sampled ? [...codes, "sampled_requests"] : codes,
             why: def.why
           };

@@ -223,8 +223,8 @@ export function compareInferscopeV1(input: ComparisonInput): SourceComparisonRow
         definition: () => `v1 ${f}: ${c.definition}; numpy R-7`,
         unit: (s) => (s.stat === "count" ? "requests" : "ms"),
         recompute: (stat) => (have ? recomputeInferscopeV1(f, stat, requests) : missing("no requests.jsonl")),
-        canonical: (stat) => ({
-          ref: stat === "count" ? null : canonicalRef(canonical, c.id, stat),
+        canonical: (stat, unit) => ({
+          ref: stat === "count" ? null : canonicalRef(canonical, c.id, stat, unit),
           codes: typeof stat === "object" ? ["definition", "percentile_method"] : ["definition"],
           why: c.why
         })

@@ -62,31 +62,25 @@ export function recomputeLlmperf(
 }
 
 /**
- * LLMPerf's definition of each metric, our canonical metric for it (with the factor to the source's unit)
+ * LLMPerf's definition of each metric, our canonical metric for it (shown in the row's unit: see unitScale)
  * and why the two differ; the percentile method is added for percentiles.
  */
-const MAPPING: Record<
-  Metric,
-  {definition: string; canonical: string; scale?: number; codes: ReasonCode[]; why: string}
-> = {
+const MAPPING: Record<Metric, {definition: string; canonical: string; codes: ReasonCode[]; why: string}> = {
   ttft_s: {
     definition: "first chunk with non-empty delta.content minus send time, s",
     canonical: "ttft_ms",
-    scale: 1e-3,
     codes: [],
     why: "percentiles R-7 vs nearest rank; std ddof 1 vs 0"
   },
   end_to_end_latency_s: {
     definition: "send time to the end of the stream loop, s",
     canonical: "e2e_ms",
-    scale: 1e-3,
     codes: ["end_of_request"],
     why: "our e2e_ms ends at the last token; theirs after the stream loop ended"
   },
   inter_token_latency_s: {
     definition: "Σ time-to-next-token (starting with TTFT) / output tokens, s — includes TTFT",
     canonical: "tpot_ms",
-    scale: 1e-3,
     codes: ["definition"],
     why: "their ITL includes TTFT (≈ e2e/out); our tpot_ms = (e2e − ttft)/(out − 1) excludes it"
   },
@@ -221,8 +215,8 @@ export function compareLlmperf(input: ComparisonInput): SourceComparisonRow[] {
         unit: () => (metric.endsWith("_s") ? "s" : metric.includes("throughput") ? "tok/s" : "tokens"),
         recompute: (stat) =>
           have ? recomputeLlmperf(metric, stat, requests, chunks) : missing("no individual-responses file"),
-        canonical: (stat) => ({
-          ref: canonicalRef(input.canonical, m.canonical, stat, m.scale),
+        canonical: (stat, unit) => ({
+          ref: canonicalRef(input.canonical, m.canonical, stat, unit),
           codes: [...m.codes, ...percentileCodes(stat)],
           why: m.why
         })

@@ -166,11 +166,31 @@ function distributionMethod(metricId: string): string {
   return "nearest rank";
 }
 
-/** Our canonical statistic of a metric in the source's unit (`scale` multiplies our value). */
-export function canonicalRef(view: CanonicalView | null, metricId: string, stat: Stat, scale = 1): CanonicalRef | null {
+/** ms per unit of the time units peer tools write. */
+const MS_PER: Readonly<Record<string, number>> = {ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, sec: 1000};
+
+/**
+ * The factor from a registry unit to a source's unit: time units (`ms`, `s`, the time part of `ms/token`)
+ * convert; anything else (tokens, rates the tool spells its own way) is taken as the same unit.
+ */
+export function unitScale(registryUnit: string, sourceUnit: string | undefined): number {
+  const from = MS_PER[registryUnit.split("/")[0]!];
+  const to = sourceUnit === undefined ? undefined : MS_PER[sourceUnit.split("/")[0]!];
+  return from === undefined || to === undefined ? 1 : from / to;
+}
+
+/** Our canonical statistic of a metric, in the source's unit when it is a time unit (see unitScale). */
+export function canonicalRef(
+  view: CanonicalView | null,
+  metricId: string,
+  stat: Stat,
+  sourceUnit?: string
+): CanonicalRef | null {
   if (!view) return null;
   const values = view.values(metricId);
+  const def = metricById(metricId);
   const method = distributionMethod(metricId);
+  const scale = unitScale(def.unit, sourceUnit);
   const label = typeof stat === "string" ? stat : stat.p === 50 ? "p50 (median)" : `p${stat.p} (${method})`;
   const metric = `${metricId} ${label}`;
   if (values.length === 0) return {metric, value: null, note: `${metricId}: no values in the imported data`};
@@ -179,14 +199,14 @@ export function canonicalRef(view: CanonicalView | null, metricId: string, stat:
   return {metric, value: stat === "count" ? c.value : c.value * scale};
 }
 
-/** A run-level canonical metric in the source's unit. */
-export function canonicalRun(view: CanonicalView | null, metricId: string, scale = 1): CanonicalRef | null {
+/** A run-level canonical metric (the source's rows show it in our unit). */
+export function canonicalRun(view: CanonicalView | null, metricId: string): CanonicalRef | null {
   if (!view) return null;
   if (metricById(metricId).kind !== "run") throw new Error(`canonical metric ${metricId}: expected a run metric`);
   const v = view.run(metricId);
   return v.value === null
     ? {metric: metricId, value: null, note: v.reason ?? "unknown"}
-    : {metric: metricId, value: v.value * scale};
+    : {metric: metricId, value: v.value};
 }
 
 export const exact = (value: number | undefined | null, note?: string): Recomputed =>

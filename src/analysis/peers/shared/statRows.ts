@@ -24,7 +24,8 @@ export interface StatRowSpec {
   definition: (s: ReportedStat) => string;
   unit: (s: ReportedStat) => string;
   recompute: (stat: Stat) => Recomputed;
-  canonical: (stat: Stat) => CanonicalPick;
+  /** Our counterpart, shown in the row's unit (`unit`: what `unit(s)` gave). */
+  canonical: (stat: Stat, unit: string) => CanonicalPick;
   /** A definition difference the numbers cannot show, stated on every row. */
   caveat?: string;
 }
@@ -32,12 +33,13 @@ export interface StatRowSpec {
 /** The one "each reported stat → row" loop: every tool's statistics go through it. */
 export function statRows(stats: readonly ReportedStat[], spec: StatRowSpec): SourceComparisonRow[] {
   return stats.map((s) => {
-    const c = spec.canonical(s.stat);
+    const unit = spec.unit(s);
+    const c = spec.canonical(s.stat, unit);
     return finishRow({
       point: spec.point,
       metric: s.metric,
       definition: spec.definition(s),
-      unit: spec.unit(s),
+      unit,
       reported: s.reported,
       recomputed: spec.recompute(s.stat),
       canonical: c.ref,

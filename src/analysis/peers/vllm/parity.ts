@@ -348,8 +348,8 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
         unit: () => "ms",
         recompute: (stat) =>
           recomputeVllmStat(family, stat, requests, {latenciesS: facts.latenciesS, meanLatencyMs: run.meanLatencyMs}),
-        canonical: (stat) => ({
-          ref: canonicalRef(canonical, m.canonical, stat),
+        canonical: (stat, unit) => ({
+          ref: canonicalRef(canonical, m.canonical, stat, unit),
           codes:
             typeof stat === "string" && stat !== "median" ? m.codes.filter((c) => c !== "percentile_method") : m.codes,
           why: m.why
