@@ -5,7 +5,7 @@ import {FILE_NAMES, type SourceRecord} from "../schema/records.ts";
 import {appendAll} from "../util/append.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {PEER_FORMATS} from "./registry.ts";
-import type {CanonicalView, SourceComparisonRow} from "./shared/compare.ts";
+import {aggregatesOf, type CanonicalView, type SourceComparisonRow} from "./shared/compare.ts";
 import {isPeerTool} from "./shared/types.ts";
 
 export type {SourceComparisonRow} from "./shared/compare.ts";
@@ -19,10 +19,7 @@ export function importCaveats(
 ): {point: string | null; metric: string; note: string}[] {
   const out: {point: string | null; metric: string; note: string}[] = [];
   for (const s of sources) {
-    const agg = (s.aggregates !== null && typeof s.aggregates === "object" ? s.aggregates : {}) as Record<
-      string,
-      unknown
-    >;
+    const agg = aggregatesOf(s);
     const format = isPeerTool(s.tool) ? PEER_FORMATS[s.tool] : null;
     for (const c of format?.caveats?.(agg) ?? []) out.push({point: s.point, ...c});
   }

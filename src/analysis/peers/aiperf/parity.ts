@@ -14,7 +14,7 @@ import {
 } from "../shared/compare.ts";
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
 import {percentileCodes, statRows, type ReportedStat} from "../shared/statRows.ts";
-import {defined, gapsOf, lastTokenOf, successes, sumOf, ttftOf} from "../shared/views.ts";
+import {defined, gapsOf, lastTokenOf, measuredOf, successes, sumOf, ttftOf} from "../shared/views.ts";
 import {aiperfAggregates} from "./format.ts";
 
 /**
@@ -65,7 +65,7 @@ export function aiperfValues(family: Family, ok: readonly DerivedRequest[]): num
 
 /** AIPerf's statistic: numpy R-7 percentiles, population std (the Oct-2025 example's convention). */
 export function recomputeAiperf(family: Family, stat: Stat, requests: readonly DerivedRequest[]) {
-  const ok = successes(requests).filter((r) => r.record.phase === "measure");
+  const ok = successes(measuredOf(requests));
   return exact(numpyStat(aiperfValues(family, ok), stat, 0));
 }
 
@@ -141,7 +141,7 @@ function countRows(input: ComparisonInput, agg: Record<string, Record<string, un
   const {source, requests, canonical} = input;
   const point = source.point;
   const have = requests.length > 0;
-  const measured = requests.filter((r) => r.record.phase === "measure");
+  const measured = measuredOf(requests);
   const ok = successes(measured);
   const pick = (k: string) => (typeof agg[k]?.avg === "number" ? (agg[k]!.avg as number) : null);
   const rows: SourceComparisonRow[] = [];

@@ -11,7 +11,8 @@ import {
   missing,
   type ComparisonInput,
   type ReasonCode,
-  type SourceComparisonRow
+  type SourceComparisonRow,
+  aggregatesOf
 } from "../shared/compare.ts";
 import {isObject} from "../shared/parse.ts";
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
@@ -89,7 +90,7 @@ const FAMILIES: Record<Family, {definition: string; canonical: string | null; co
 
 export function compareGenaiPerf(input: ComparisonInput): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
-  const agg = (isObject(source.aggregates) ? source.aggregates : {}) as Record<string, unknown>;
+  const agg = aggregatesOf(source);
   const point = source.point;
   const have = requests.length > 0;
   const rows: SourceComparisonRow[] = [];

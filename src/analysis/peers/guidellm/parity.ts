@@ -11,7 +11,8 @@ import {
   missing,
   type ComparisonInput,
   type ReasonCode,
-  type SourceComparisonRow
+  type SourceComparisonRow,
+  aggregatesOf
 } from "../shared/compare.ts";
 import {isObject} from "../shared/parse.ts";
 import {parseGuidellmPercentile, weightedStat, type Stat} from "../shared/stats.ts";
@@ -223,7 +224,7 @@ function windowRows(
 
 export function compareGuidellm(input: ComparisonInput): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
-  const agg = (isObject(source.aggregates) ? source.aggregates : {}) as Record<string, unknown>;
+  const agg = aggregatesOf(source);
   const metrics = (isObject(agg.metrics) ? agg.metrics : {}) as Record<string, unknown>;
   const point = source.point;
   const facts = source.facts as {listedSuccessful?: number};

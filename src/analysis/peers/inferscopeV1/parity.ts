@@ -11,12 +11,13 @@ import {
   finishRow,
   missing,
   type ComparisonInput,
-  type SourceComparisonRow
+  type SourceComparisonRow,
+  aggregatesOf
 } from "../shared/compare.ts";
 import {isObject} from "../shared/parse.ts";
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
 import {statRows, type ReportedStat} from "../shared/statRows.ts";
-import {defined, successes, sumOf} from "../shared/views.ts";
+import {defined, measuredOf, successes, sumOf} from "../shared/views.ts";
 
 /**
  * InferScope v1 parity: v1's latency statistics (numpy R-7), request counts, measured window and
@@ -38,8 +39,6 @@ export function v1Values(f: Family, ok: readonly DerivedRequest[]): number[] {
     })
   );
 }
-
-const measuredOf = (rs: readonly DerivedRequest[]) => rs.filter((r) => r.record.phase === "measure");
 
 export function recomputeInferscopeV1(f: Family, stat: Stat, requests: readonly DerivedRequest[]) {
   return exact(numpyStat(v1Values(f, successes(measuredOf(requests))), stat, 0));
@@ -191,7 +190,7 @@ function windowRows(
 
 export function compareInferscopeV1(input: ComparisonInput): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
-  const agg = (isObject(source.aggregates) ? source.aggregates : {}) as Record<string, unknown>;
+  const agg = aggregatesOf(source);
   const point = source.point;
   const have = requests.length > 0;
   const measured = measuredOf(requests);

@@ -8,9 +8,9 @@ import {
   missing,
   type ComparisonInput,
   type ReasonCode,
-  type SourceComparisonRow
+  type SourceComparisonRow,
+  aggregatesOf
 } from "../shared/compare.ts";
-import {isObject} from "../shared/parse.ts";
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
 import {percentileCodes, statRows, type ReportedStat} from "../shared/statRows.ts";
 import {defined, endOf, lastTokenOf, successes, sumOf, ttftOf} from "../shared/views.ts";
@@ -200,7 +200,7 @@ function countRows(input: ComparisonInput, agg: Record<string, unknown>): Source
 
 export function compareLlmperf(input: ComparisonInput): SourceComparisonRow[] {
   const {source, requests} = input;
-  const agg = (isObject(source.aggregates) ? source.aggregates : {}) as Record<string, unknown>;
+  const agg = aggregatesOf(source);
   const point = source.point;
   const have = requests.length > 0;
   const chunks = Array.isArray(source.facts.chunksReceived) ? (source.facts.chunksReceived as (number | null)[]) : [];

@@ -1,6 +1,7 @@
 import type {DerivedRequest} from "../../derive/request.ts";
 import {metricById} from "../../metrics/registry.ts";
 import type {SourceRecord} from "../../schema/records.ts";
+import {isObject} from "./parse.ts";
 import {canonicalStat, relDiff, statLabel, type Stat} from "./stats.ts";
 
 /** Why a peer's number differs from ours (peer-formats.md §9). */
@@ -61,6 +62,10 @@ export interface CanonicalView {
   /** A run-level metric's value, with the reason when null. */
   run(metricId: string): {value: number | null; reason?: string};
 }
+
+/** A source record's verbatim aggregates as an object ({} when the source kept none). */
+export const aggregatesOf = (source: SourceRecord): Record<string, unknown> =>
+  (isObject(source.aggregates) ? source.aggregates : {}) as Record<string, unknown>;
 
 export interface ComparisonInput {
   source: SourceRecord;

@@ -14,6 +14,9 @@ const requestMetric = (id: string): RequestMetric["value"] => {
 };
 
 export const successes = (rs: readonly DerivedRequest[]): DerivedRequest[] => rs.filter((r) => r.success);
+/** Requests of the measure phase (the source's warmup left out). */
+export const measuredOf = (rs: readonly DerivedRequest[]): DerivedRequest[] =>
+  rs.filter((r) => r.record.phase === "measure");
 
 /** First token-bearing event minus dispatch: the registry's ttft_dispatch_ms. */
 export const ttftOf: (r: DerivedRequest) => number | null = requestMetric("ttft_dispatch_ms");

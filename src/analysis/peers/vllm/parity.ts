@@ -13,9 +13,9 @@ import {
   type ComparisonInput,
   type ReasonCode,
   type Recomputed,
-  type SourceComparisonRow
+  type SourceComparisonRow,
+  aggregatesOf
 } from "../shared/compare.ts";
-import {isObject} from "../shared/parse.ts";
 import {statRows, type ReportedStat} from "../shared/statRows.ts";
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
 import {defined, endOf, gapsOf, lastTokenOf, successes, sumOf, ttftOf} from "../shared/views.ts";
@@ -309,7 +309,7 @@ function windowRows(c: Run): SourceComparisonRow[] {
 /** The three-column rows of one vLLM or SGLang run. */
 export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
-  const agg = (isObject(source.aggregates) ? source.aggregates : {}) as Record<string, unknown>;
+  const agg = aggregatesOf(source);
   const facts = source.facts as {flavor?: Flavor; latenciesS?: number[]};
   const flavor: Flavor = facts.flavor ?? (source.tool === "sglang" ? "sglang" : "vllm");
   const ok = successes(requests);
