@@ -23,14 +23,8 @@ import {monitorEventLoopDelay, performance, PerformanceObserver} from "node:perf
 
 import {format, resolveConfig} from "prettier";
 
-import {
-  createAgent,
-  createPacer,
-  SseReader,
-  StreamAccumulator,
-  streamRequest,
-  type StreamResult
-} from "../collector/http/index.ts";
+import {createAgent, SseReader, StreamAccumulator, streamRequest, type StreamResult} from "../collector/http/index.ts";
+import {createPacer} from "../collector/load/pacer.ts";
 import type {SseEvent} from "../src/analysis/schema/records.ts";
 import {exponentialCdf, ksTest, mulberry32} from "../src/analysis/stats/index.ts";
 import {collectTiming, type ServerTimes} from "./lib/collectTiming.ts";

@@ -2,19 +2,19 @@ import {isOpenLoop, type RunConfig, type SuiteOptions} from "../../src/analysis/
 import type {QualityRecord, RequestRecord} from "../../src/analysis/schema/records.ts";
 import {QUALITY_VERSION} from "../../src/analysis/schema/versions.ts";
 import type {Effects} from "../effects.ts";
-import type {Redactor} from "../env/redact.ts";
-import type {RunControl} from "../run/control.ts";
-import {runClosedLoop, runOpenLoop, type PhaseContext} from "../run/dispatch.ts";
-import type {PlannedPoint} from "../run/plan.ts";
-import type {Progress} from "../run/progress.ts";
-import {saltedPrompt, saltFor, sha256Hex} from "../run/prompt.ts";
-import type {Pacer} from "../http/pacer.ts";
+import type {Redactor} from "../redact.ts";
+import type {RunControl} from "../load/control.ts";
+import {runClosedLoop, runOpenLoop, type PhaseContext} from "../load/dispatch.ts";
+import type {PlannedPoint} from "../load/plan.ts";
+import type {Progress} from "../load/progress.ts";
+import {saltedPrompt, saltFor, sha256Hex} from "../request/prompt.ts";
+import type {Pacer} from "../load/pacer.ts";
 import {requestBody} from "../request/body.ts";
 import {toRecord} from "../request/record.ts";
 import {sendStreamed, type RequestTarget} from "../request/send.ts";
 import type {StreamResult} from "../request/types.ts";
 import {endpointUrl} from "../request/url.ts";
-import {arrivalOffsetsNs} from "../run/schedule.ts";
+import {arrivalOffsetsNs} from "../load/schedule.ts";
 import type {CaseItem, CasePlan, ChatMessage, Turn} from "./types.ts";
 
 /**

@@ -7,7 +7,7 @@ import {parkedSockets} from "../request/pool.ts";
 import {sendStreamed, type RequestTarget} from "../request/send.ts";
 import {endpointUrl, joinUrl, serverRoot} from "../request/url.ts";
 import {engineFromMetrics} from "../telemetry/prometheus.ts";
-import type {Redactor} from "./redact.ts";
+import type {Redactor} from "../redact.ts";
 
 export interface StreamProbe {
   ok: boolean;

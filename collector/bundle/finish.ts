@@ -1,7 +1,7 @@
 import {join} from "node:path";
 
 import {FILE_NAMES, type ClientRecord, type Manifest} from "../../src/analysis/schema/index.ts";
-import {sealBundle} from "../bundle/seal.ts";
+import {sealBundle} from "./seal.ts";
 import type {Effects} from "../effects.ts";
 import {JsonlWriter} from "../writer/jsonlWriter.ts";
 import {repairTail} from "../writer/tail.ts";

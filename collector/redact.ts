@@ -1,5 +1,5 @@
 import {createHash} from "node:crypto";
-import {credentialValues} from "../../src/analysis/redact/args.ts";
+import {credentialValues} from "../src/analysis/redact/args.ts";
 
 /** Names that mark a value as secret, wherever they appear (env vars, headers, JSON keys, query params). */
 export const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SIGNATURE/i;
