@@ -1,11 +1,12 @@
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {Effects} from "../effects.ts";
 import {HttpTextError} from "../httpText.ts";
-import {requestBody} from "../request/body.ts";
 import {authHeaders, baseHeaders} from "../request/headers.ts";
 import {parkedSockets} from "../request/pool.ts";
-import {sendStreamed, type RequestTarget} from "../request/send.ts";
-import {endpointUrl, joinUrl, serverRoot} from "../request/url.ts";
+import {PROBE_REQUEST_ID} from "../request/id.ts";
+import type {RequestTarget} from "../request/send.ts";
+import {sendRequest} from "../request/sendRequest.ts";
+import {joinUrl, serverRoot} from "../request/url.ts";
 import {engineFromMetrics} from "../telemetry/prometheus.ts";
 import type {Redactor} from "../redact.ts";
 
@@ -120,41 +121,9 @@ export async function probeServer(options: {
     downgrade: null,
     capabilities: {}
   };
-  try {
-    const r = await fx.http({url: joinUrl(base, "/models"), headers, timeoutMs: connectMs});
-    probe.reachable = true;
-    probe.modelsStatus = r.status;
-    const v = parseJson(r.body);
-    probe.models = v === null ? null : redact.value(v);
-    const data = (v as {data?: unknown} | null)?.data;
-    if (Array.isArray(data)) probe.modelIds = data.map((m) => String((m as {id?: unknown}).id ?? "")).filter(Boolean);
-    if (!probe.engine && Array.isArray(data)) {
-      const owner = String((data[0] as {owned_by?: unknown})?.owned_by ?? "");
-      if (/vllm/i.test(owner)) probe.engine = "vllm";
-      else if (/llama/i.test(owner)) probe.engine = "llama.cpp";
-      else if (/sglang/i.test(owner)) probe.engine = "sglang";
-    }
-  } catch (e) {
-    probe.unreachableReason = e instanceof HttpTextError ? `${e.kind}: ${e.message}` : (e as Error).message;
-    probe.unreachableReason = redact(probe.unreachableReason);
-    return probe;
-  }
-  for (const path of ["/version", "/props"]) {
-    try {
-      const r = await fx.http({url: joinUrl(root, path), headers, timeoutMs: connectMs});
-      if (r.status < 200 || r.status >= 300) continue;
-      const v = parseJson(r.body);
-      const facts = path === "/props" ? propsFacts(v) : v;
-      if (facts !== null) probe.version[path] = redact.value(facts);
-    } catch {
-      // optional endpoint
-    }
-  }
-  const ver = probe.version["/version"] as {version?: unknown} | undefined;
-  const props = probe.version["/props"] as {build_info?: unknown} | undefined;
-  if (!probe.engineVersion && typeof ver?.version === "string") probe.engineVersion = ver.version;
-  if (!probe.engineVersion && typeof props?.build_info === "string") probe.engineVersion = props.build_info;
-  if (!probe.engine && props) probe.engine = "llama.cpp";
+  const unreachable = await probeModels(fx, joinUrl(base, "/models"), {headers, connectMs, redact}, probe);
+  if (unreachable) return probe;
+  await probeVersions(fx, root, {headers, connectMs, redact}, probe);
   if (config.telemetry.server_metrics !== "off") {
     try {
       const r = await fx.http({url: metricsUrl, headers: {accept: "text/plain"}, timeoutMs: connectMs});
@@ -186,25 +155,70 @@ export async function probeServer(options: {
   return probe;
 }
 
+interface ProbeGet {
+  headers: Record<string, string>;
+  connectMs: number;
+  redact: Redactor;
+}
+
+/** GET /v1/models: reachability, the served models and, unless configured, the engine from `owned_by`. True when unreachable. */
+async function probeModels(fx: Pick<Effects, "http">, url: string, o: ProbeGet, probe: ServerProbe): Promise<boolean> {
+  try {
+    const r = await fx.http({url, headers: o.headers, timeoutMs: o.connectMs});
+    probe.reachable = true;
+    probe.modelsStatus = r.status;
+    const v = parseJson(r.body);
+    probe.models = v === null ? null : o.redact.value(v);
+    const data = (v as {data?: unknown} | null)?.data;
+    if (Array.isArray(data)) probe.modelIds = data.map((m) => String((m as {id?: unknown}).id ?? "")).filter(Boolean);
+    if (!probe.engine && Array.isArray(data)) {
+      const owner = String((data[0] as {owned_by?: unknown})?.owned_by ?? "");
+      if (/vllm/i.test(owner)) probe.engine = "vllm";
+      else if (/llama/i.test(owner)) probe.engine = "llama.cpp";
+      else if (/sglang/i.test(owner)) probe.engine = "sglang";
+    }
+  } catch (e) {
+    probe.unreachableReason = e instanceof HttpTextError ? `${e.kind}: ${e.message}` : (e as Error).message;
+    probe.unreachableReason = o.redact(probe.unreachableReason);
+    return true;
+  }
+  return false;
+}
+
+/** The optional version endpoints (/version; llama.cpp's /props, allowlisted), and the engine version they name. */
+async function probeVersions(fx: Pick<Effects, "http">, root: string, o: ProbeGet, probe: ServerProbe): Promise<void> {
+  for (const path of ["/version", "/props"]) {
+    try {
+      const r = await fx.http({url: joinUrl(root, path), headers: o.headers, timeoutMs: o.connectMs});
+      if (r.status < 200 || r.status >= 300) continue;
+      const v = parseJson(r.body);
+      const facts = path === "/props" ? propsFacts(v) : v;
+      if (facts !== null) probe.version[path] = o.redact.value(facts);
+    } catch {
+      // optional endpoint
+    }
+  }
+  const ver = probe.version["/version"] as {version?: unknown} | undefined;
+  const props = probe.version["/props"] as {build_info?: unknown} | undefined;
+  if (!probe.engineVersion && typeof ver?.version === "string") probe.engineVersion = ver.version;
+  if (!probe.engineVersion && typeof props?.build_info === "string") probe.engineVersion = props.build_info;
+  if (!probe.engine && props) probe.engine = "llama.cpp";
+}
+
 /** How long after the probe's stream the pool is checked for its connection. */
 const KEEP_ALIVE_PROBE_MS = 100;
 
 async function probeStream(target: RequestTarget, config: RunConfig, probe: ServerProbe): Promise<void> {
   const t = {...target, timeouts: {...target.timeouts, totalMs: target.timeouts.totalMs ?? 120_000}};
   const send = (continuous: boolean) =>
-    sendStreamed(t, {
-      url: endpointUrl(config.target.base_url, config.target.endpoint),
-      id: "inferscope-probe",
-      keepText: false,
-      body: requestBody({
-        model: config.target.model,
-        endpoint: config.target.endpoint,
-        prompt: "hello",
-        maxTokens: 4,
-        temperature: config.workload.temperature,
-        ignoreEos: config.workload.ignore_eos,
-        continuousUsage: continuous
-      })
+    sendRequest(t, config, {
+      id: PROBE_REQUEST_ID,
+      endpoint: config.target.endpoint,
+      prompt: "hello",
+      maxTokens: 4,
+      ignoreEos: config.workload.ignore_eos,
+      continuousUsage: continuous,
+      keepText: false
     });
   const mode = config.workload.continuous_usage;
   let r = await send(mode !== "off");
