@@ -57,7 +57,7 @@ export async function finishBundle(o: FinishOptions): Promise<{manifest: Manifes
     }
     const present: string[] = [];
     for (const f of o.files) if (await fx.files.exists(join(dir, f))) present.push(f);
-    const manifest = await sealBundle(dir, o.draft, present);
+    const manifest = await sealBundle(dir, o.draft, present, fx.files);
     await fx.files.remove(join(dir, DRAFT_FILE));
     return {manifest, error: null};
   } catch (e) {

@@ -89,7 +89,7 @@ export function tokenCounter(fx: Pick<Effects, "http">, config: RunConfig, apiKe
  * one tiny streamed request (streaming, usage in the stream, continuous usage with a downgrade on 400).
  */
 export async function probeServer(options: {
-  fx: Pick<Effects, "http" | "clock">;
+  fx: Pick<Effects, "http" | "clock" | "sleep">;
   /** Where the probe's streamed request goes (the run's own request builder), or null to skip it. */
   target: RequestTarget | null;
   config: RunConfig;
@@ -135,7 +135,7 @@ export async function probeServer(options: {
     }
   }
   probe.tokenize = (await tokenCounter(fx, config, apiKey)("hello world")) !== null;
-  if (options.target) await probeStream(options.target, config, probe);
+  if (options.target) await probeStream(fx, options.target, config, probe);
   probe.capabilities = {
     models_endpoint: probe.modelsStatus !== null && probe.modelsStatus >= 200 && probe.modelsStatus < 300,
     model_listed: probe.modelIds.length === 0 ? null : probe.modelIds.includes(config.target.model),
@@ -208,7 +208,12 @@ async function probeVersions(fx: Pick<Effects, "http">, root: string, o: ProbeGe
 /** How long after the probe's stream the pool is checked for its connection. */
 const KEEP_ALIVE_PROBE_MS = 100;
 
-async function probeStream(target: RequestTarget, config: RunConfig, probe: ServerProbe): Promise<void> {
+async function probeStream(
+  fx: Pick<Effects, "sleep">,
+  target: RequestTarget,
+  config: RunConfig,
+  probe: ServerProbe
+): Promise<void> {
   const t = {...target, timeouts: {...target.timeouts, totalMs: target.timeouts.totalMs ?? 120_000}};
   const send = (continuous: boolean) =>
     sendRequest(t, config, {
@@ -231,7 +236,7 @@ async function probeStream(target: RequestTarget, config: RunConfig, probe: Serv
   const ok = r.httpStatus !== null && r.httpStatus >= 200 && r.httpStatus < 300 && r.events.length > 0;
   if (ok && config.target.connection === "reuse" && r.transportError === null) {
     // a server that closes a connection does it right after the response: after a moment, is it still parked?
-    await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_PROBE_MS));
+    await fx.sleep(KEEP_ALIVE_PROBE_MS);
     probe.keepsConnections = parkedSockets(target.agent) > 0;
   }
   probe.stream = {
