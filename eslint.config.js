@@ -1,6 +1,40 @@
 // @ts-check
 import js from "@eslint/js";
+import {createNodeResolver, importX} from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
+
+/**
+ * The collector's floors, bottom to top (docs/architecture.md): a file may import its own floor and the
+ * floors below it, never one above. The root files of floor 0 are the effects and the small shared types
+ * every floor needs (the redactor, the CLI error, the plain-text HTTP effect).
+ */
+const collectorFloors = [
+  ["collector/effects.ts", "collector/httpText.ts", "collector/cliError.ts", "collector/redact.ts"],
+  ["collector/http"],
+  ["collector/request", "collector/load"],
+  [
+    "collector/telemetry",
+    "collector/env",
+    "collector/writer",
+    "collector/bundle",
+    "collector/config",
+    "collector/fake"
+  ],
+  ["collector/cases"],
+  ["collector/run"],
+  ["collector/commands"],
+  ["collector/cli.ts"]
+];
+const floorName = (paths) => paths.map((p) => p.replace(/^collector\//, "")).join(", ");
+/** One zone per floor: its files may not import any floor above it. */
+const floorZones = collectorFloors.slice(0, -1).map((floor, i) => ({
+  target: floor.map((p) => `./${p}`),
+  from: collectorFloors
+    .slice(i + 1)
+    .flat()
+    .map((p) => `./${p}`),
+  message: `collector floors run one way (effects < http < request, load < telemetry, env, writer, bundle, config, fake < cases < run < commands < cli): ${floorName(floor)} may not import a floor above it.`
+}));
 
 /** Globals that bring I/O or a wall clock into code that must stay pure. */
 const impureGlobals = [
@@ -134,6 +168,21 @@ export default tseslint.config(
           ]
         }
       ]
+    }
+  },
+  // issue 12: collector floors
+  {
+    files: ["collector/**/*.ts"],
+    plugins: {"import-x": importX},
+    settings: {
+      "import-x/resolver-next": [createNodeResolver({extensions: [".ts", ".js", ".d.ts"]})],
+      // no-cycle parses the imported files too: with TypeScript's parser, or it sees no imports in them
+      "import-x/parsers": {"@typescript-eslint/parser": [".ts"]},
+      "import-x/extensions": [".ts", ".js"]
+    },
+    rules: {
+      "import-x/no-cycle": ["error", {ignoreExternal: true}],
+      "import-x/no-restricted-paths": ["error", {zones: floorZones}]
     }
   }
 );

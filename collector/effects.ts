@@ -1,7 +1,7 @@
 import {execFile} from "node:child_process";
-import {constants, promises as fsp} from "node:fs";
+import {closeSync, constants, fsyncSync, openSync, promises as fsp, renameSync, rmSync, writeSync} from "node:fs";
 import {hostname} from "node:os";
-import {dirname} from "node:path";
+import {dirname, join} from "node:path";
 
 import {httpText, type HttpTextRequest, type HttpTextResponse} from "./httpText.ts";
 
@@ -66,6 +66,8 @@ export interface Effects {
   exec: Exec;
   http: (req: HttpTextRequest) => Promise<HttpTextResponse>;
   signals: Signals;
+  /** Waits `ms` milliseconds (a timer; tests may pass one that returns at once). */
+  sleep: (ms: number) => Promise<void>;
   env: Readonly<Record<string, string | undefined>>;
   hostname: () => string;
   /** This process's id, and whether a process of this host with that id is alive. */
@@ -84,6 +86,8 @@ export function processAlive(pid: number): boolean {
 }
 
 export const realClock: Clock = {nowNs: () => process.hrtime.bigint(), wallMs: () => Date.now()};
+
+export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function fsyncDir(dir: string): Promise<void> {
   const h = await fsp.open(dir, constants.O_RDONLY);
@@ -165,6 +169,33 @@ export const realFiles: Files = {
   chmod: (path, mode) => fsp.chmod(path, mode)
 };
 
+/**
+ * `realFiles.writeAtomic` for a synchronous caller (the report command): temp file, fsync, rename, fsync
+ * of the folder. A failure leaves no temp file.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, {force: true});
+    throw e;
+  }
+  const dir = openSync(join(path, ".."), "r");
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
+
 export const realExec: Exec = (cmd, args, {timeoutMs}) =>
   new Promise((resolve) => {
     execFile(cmd, args, {timeout: timeoutMs, maxBuffer: 4 << 20, encoding: "utf8"}, (err, stdout, stderr) => {
@@ -209,6 +240,7 @@ export function defaultEffects(overrides: Partial<Effects> = {}): Effects {
     exec: realExec,
     http: httpText,
     signals: realSignals,
+    sleep: realSleep,
     env: process.env,
     hostname: () => hostname(),
     pid: process.pid,

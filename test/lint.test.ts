@@ -39,3 +39,45 @@ describe("lint boundaries", () => {
     ).toEqual([]);
   });
 });
+
+describe("collector floors (issue 12)", () => {
+  const floorRule = "import-x/no-restricted-paths";
+
+  it("a floor may not import a floor above it", async () => {
+    // each line: a file of a lower floor importing one of a higher floor
+    const upward: [string, string][] = [
+      ["collector/effects.ts", "./http/stream.ts"],
+      ["collector/http/example.ts", "../request/send.ts"],
+      ["collector/request/example.ts", "../env/probe.ts"],
+      ["collector/load/example.ts", "../writer/bundleWriter.ts"],
+      ["collector/bundle/example.ts", "../cases/suite.ts"],
+      ["collector/cases/example.ts", "../run/collect.ts"],
+      ["collector/run/example.ts", "../commands/collect.ts"],
+      ["collector/commands/example.ts", "../cli.ts"]
+    ];
+    for (const [file, spec] of upward)
+      expect({file, spec, rules: await lint(file, `export * from "${spec}";\n`)}).toMatchObject({
+        rules: expect.arrayContaining([floorRule])
+      });
+  });
+
+  it("the same floor and the floors below are allowed", async () => {
+    const allowed: [string, string][] = [
+      ["collector/http/example.ts", "../effects.ts"],
+      ["collector/request/example.ts", "../load/plan.ts"],
+      ["collector/env/example.ts", "../request/send.ts"],
+      ["collector/cases/example.ts", "../load/dispatch.ts"],
+      ["collector/run/example.ts", "../cases/suite.ts"],
+      ["collector/commands/example.ts", "../run/collect.ts"],
+      ["collector/cli.ts", "./commands/collect.ts"]
+    ];
+    for (const [file, spec] of allowed)
+      expect({file, rules: await lint(file, `export * from "${spec}";\n`)}).toEqual({file, rules: []});
+  });
+
+  it("an import cycle inside the collector is rejected", async () => {
+    // collector/load/dispatch.ts imports control.ts: control.ts importing dispatch.ts closes a cycle
+    const rules = await lint("collector/load/control.ts", 'export {runOpenLoop} from "./dispatch.ts";\n');
+    expect(rules).toContain("import-x/no-cycle");
+  });
+});

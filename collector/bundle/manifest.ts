@@ -1,5 +1,5 @@
 import {createHash} from "node:crypto";
-import {readFileSync} from "node:fs";
+import {fileURLToPath} from "node:url";
 
 import type {Effects} from "../effects.ts";
 
@@ -13,18 +13,18 @@ export interface CollectorInfo {
 
 const ROOT = new URL("../../", import.meta.url);
 
-function readOr(path: URL): Buffer | null {
+async function readOr(fx: Pick<Effects, "files">, path: URL): Promise<Buffer | null> {
   try {
-    return readFileSync(path);
+    return await fx.files.readFile(fileURLToPath(path));
   } catch {
     return null;
   }
 }
 
 /** Who collected: package version, lockfile digest, git commit (when run from a checkout), Node version. */
-export async function collectorInfo(fx: Pick<Effects, "exec">): Promise<CollectorInfo> {
-  const pkg = readOr(new URL("package.json", ROOT));
-  const lock = readOr(new URL("package-lock.json", ROOT));
+export async function collectorInfo(fx: Pick<Effects, "exec" | "files">): Promise<CollectorInfo> {
+  const pkg = await readOr(fx, new URL("package.json", ROOT));
+  const lock = await readOr(fx, new URL("package-lock.json", ROOT));
   let version = "0.0.0";
   try {
     version = String((JSON.parse(pkg?.toString("utf8") ?? "{}") as {version?: unknown}).version ?? version);

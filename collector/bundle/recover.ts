@@ -3,7 +3,7 @@ import {join} from "node:path";
 import {FILE_NAMES, type Manifest} from "../../src/analysis/schema/index.ts";
 import type {Effects} from "../effects.ts";
 import {lockOwner, releaseLock} from "./lock.ts";
-import {anchorsFromNotes, DRAFT_FILE, finishBundle} from "../run/finish.ts";
+import {anchorsFromNotes, DRAFT_FILE, finishBundle} from "./finish.ts";
 import {BUNDLE_JSONL, OPTIONAL_JSONL} from "../writer/bundleWriter.ts";
 
 export class RecoverError extends Error {

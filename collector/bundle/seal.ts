@@ -1,8 +1,9 @@
 import {createHash} from "node:crypto";
-import {closeSync, createReadStream, fsyncSync, openSync, renameSync, rmSync, writeSync} from "node:fs";
+import {createReadStream} from "node:fs";
 import {join} from "node:path";
 
 import {FILE_NAMES, Manifest, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
+import {realFiles, type Files} from "../effects.ts";
 
 const ROLE_BY_NAME = new Map<string, FileRole>(
   (Object.entries(FILE_NAMES) as [string, string][])
@@ -23,38 +24,16 @@ export async function digestFile(path: string): Promise<{bytes: number; sha256: 
   return {bytes, sha256: hash.digest("hex"), lines};
 }
 
-/** Writes a file atomically: temp file, fsync, rename, fsync of the folder. A failure leaves no temp file. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    const fd = openSync(tmp, "w");
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, {force: true});
-    throw e;
-  }
-  const dir = openSync(join(path, ".."), "r");
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-}
-
 /**
- * Seals a bundle: digests every data file, validates the manifest and writes it last, atomically.
+ * Seals a bundle: digests every data file, validates the manifest and writes it last, atomically
+ * (through the Files effect: temp file, fsync, rename, fsync of the folder).
  * `files` lists the data files (relative paths) with optional roles; JSONL record counts are line counts.
  */
 export async function sealBundle(
   dir: string,
   manifest: Omit<Manifest, "files">,
-  files: readonly (string | {path: string; role: FileRole})[]
+  files: readonly (string | {path: string; role: FileRole})[],
+  fs: Pick<Files, "writeAtomic"> = realFiles
 ): Promise<Manifest> {
   const entries: FileEntry[] = [];
   for (const f of files) {
@@ -65,6 +44,6 @@ export async function sealBundle(
   }
   entries.sort((a, b) => a.path.localeCompare(b.path));
   const full = Manifest.parse({...manifest, files: entries});
-  writeFileAtomic(join(dir, FILE_NAMES.manifest), `${JSON.stringify(full, null, 2)}\n`);
+  await fs.writeAtomic(join(dir, FILE_NAMES.manifest), `${JSON.stringify(full, null, 2)}\n`);
   return full;
 }

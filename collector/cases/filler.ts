@@ -1,5 +1,5 @@
 import {mulberry32} from "../../src/analysis/stats/prng.ts";
-import type {TokenCounter} from "../run/prompt.ts";
+import type {TokenCounter} from "../request/prompt.ts";
 
 /**
  * Long, neutral filler text for the long-context cases (05, 09, 10): seeded sentences built from small

@@ -1,5 +1,5 @@
 import type {SuiteOptions} from "../../src/analysis/schema/config.ts";
-import type {TokenCounter} from "../run/prompt.ts";
+import type {TokenCounter} from "../request/prompt.ts";
 import {fitFiller} from "./filler.ts";
 import type {CaseItem} from "./types.ts";
 

@@ -1,6 +1,6 @@
 import type {SuiteOptions} from "../../src/analysis/schema/config.ts";
 import {mulberry32} from "../../src/analysis/stats/prng.ts";
-import type {TokenCounter} from "../run/prompt.ts";
+import type {TokenCounter} from "../request/prompt.ts";
 import {fitFiller} from "./filler.ts";
 import type {CaseItem} from "./types.ts";
 

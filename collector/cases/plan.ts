@@ -1,6 +1,6 @@
 import {CASE_IDS, caseMeta, HEAVY_CASES, isCaseId, type CaseId} from "../../src/analysis/schema/cases.ts";
 import {SuiteOptionsSpec, type RunConfig, type SuiteOptions} from "../../src/analysis/schema/config.ts";
-import type {TokenCounter} from "../run/prompt.ts";
+import type {TokenCounter} from "../request/prompt.ts";
 import type {Gsm8kData} from "./gsm8k.ts";
 import {gsm8kItems} from "./gsm8k.ts";
 import {case11} from "./instructions.ts";

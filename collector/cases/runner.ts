@@ -2,19 +2,19 @@ import {isOpenLoop, type RunConfig, type SuiteOptions} from "../../src/analysis/
 import type {QualityRecord, RequestRecord} from "../../src/analysis/schema/records.ts";
 import {QUALITY_VERSION} from "../../src/analysis/schema/versions.ts";
 import type {Effects} from "../effects.ts";
-import type {Redactor} from "../env/redact.ts";
-import type {RunControl} from "../run/control.ts";
-import {runClosedLoop, runOpenLoop, type PhaseContext} from "../run/dispatch.ts";
-import type {PlannedPoint} from "../run/plan.ts";
-import type {Progress} from "../run/progress.ts";
-import {saltedPrompt, saltFor, sha256Hex} from "../run/prompt.ts";
-import type {Pacer} from "../http/pacer.ts";
-import {requestBody} from "../request/body.ts";
+import type {Redactor} from "../redact.ts";
+import type {RunControl} from "../load/control.ts";
+import {runClosedLoop, runOpenLoop, type PhaseContext} from "../load/dispatch.ts";
+import type {PlannedPoint} from "../load/plan.ts";
+import type {Progress} from "../load/progress.ts";
+import {saltedPrompt, saltFor, sha256Hex} from "../request/prompt.ts";
+import type {Pacer} from "../load/pacer.ts";
+import {caseRequestId} from "../request/id.ts";
 import {toRecord} from "../request/record.ts";
-import {sendStreamed, type RequestTarget} from "../request/send.ts";
+import type {RequestTarget} from "../request/send.ts";
+import {sendRequest} from "../request/sendRequest.ts";
 import type {StreamResult} from "../request/types.ts";
-import {endpointUrl} from "../request/url.ts";
-import {arrivalOffsetsNs} from "../run/schedule.ts";
+import {arrivalOffsetsNs} from "../load/schedule.ts";
 import type {CaseItem, CasePlan, ChatMessage, Turn} from "./types.ts";
 
 /**
@@ -100,25 +100,6 @@ export function responseProblem(res: StreamResult): string | null {
 const maxTokensOf = (c: CaseRunContext, turn: Turn): number =>
   c.options.max_tokens_cap === undefined ? turn.maxTokens : Math.min(turn.maxTokens, c.options.max_tokens_cap);
 
-function body(c: CaseRunContext, messages: ChatMessage[], turn: Turn): string {
-  const extra: Record<string, unknown> = {};
-  if (turn.tools) {
-    extra.tools = turn.tools;
-    extra.tool_choice = "auto";
-    if (turn.parallelToolCalls) extra.parallel_tool_calls = true;
-  }
-  return requestBody({
-    model: c.config.target.model,
-    endpoint: "chat",
-    prompt: messages,
-    maxTokens: maxTokensOf(c, turn),
-    temperature: c.config.workload.temperature,
-    ignoreEos: turn.ignoreEos === true,
-    continuousUsage: c.continuousUsage,
-    extra
-  });
-}
-
 interface Unit {
   item: CaseItem;
   repeat: number;
@@ -191,8 +172,9 @@ async function sendUnit(
   cond: Condition
 ): Promise<number> {
   const {item, repeat} = unit;
-  const base = `${c.runId}-${plan.caseId}-${item.itemId}-r${repeat}${cond.kind === "load" ? `-${pointLabel}` : ""}`;
-  const salt = plan.salt ? saltFor(c.bundleId, base) : null;
+  const underLoad = cond.kind === "load" ? pointLabel : null;
+  const ids = {runId: c.runId, caseId: plan.caseId, itemId: item.itemId, repeat, underLoad};
+  const salt = plan.salt ? saltFor(c.bundleId, caseRequestId(ids)) : null;
   const history: ChatMessage[] = [];
   let tSched = tSchedNs;
   let end = tSchedNs;
@@ -200,7 +182,7 @@ async function sendUnit(
     if (c.control.stopped) break;
     if (t === 0 && turn.system) history.push({role: "system", content: turn.system});
     history.push({role: "user", content: t === 0 ? saltedPrompt(salt, turn.user) : turn.user});
-    const id = item.turns.length > 1 ? `${base}-t${t + 1}` : base;
+    const id = caseRequestId(ids, {index: t, of: item.turns.length});
     const res = await send(c, id, history, turn);
     const promptJson = JSON.stringify(history);
     const promptDigest = sha256Hex(promptJson);
@@ -235,8 +217,23 @@ async function sendUnit(
 }
 
 function send(c: CaseRunContext, id: string, messages: ChatMessage[], turn: Turn): Promise<StreamResult> {
-  const url = endpointUrl(c.config.target.base_url, "chat");
-  return sendStreamed(c.target, {url, id, body: body(c, messages, turn), keepText: true}, c.control);
+  const extra: Record<string, unknown> = {};
+  if (turn.tools) {
+    extra.tools = turn.tools;
+    extra.tool_choice = "auto";
+    if (turn.parallelToolCalls) extra.parallel_tool_calls = true;
+  }
+  const spec = {
+    id,
+    endpoint: "chat" as const,
+    prompt: messages,
+    maxTokens: maxTokensOf(c, turn),
+    ignoreEos: turn.ignoreEos === true,
+    continuousUsage: c.continuousUsage,
+    keepText: true,
+    extra
+  };
+  return sendRequest(c.target, c.config, spec, c.control);
 }
 
 function score(

@@ -1,8 +1,8 @@
 import {caseMeta, type CaseId} from "../../src/analysis/schema/cases.ts";
 import type {RunConfig, SuiteOptions} from "../../src/analysis/schema/config.ts";
 import type {Effects} from "../effects.ts";
-import type {PlannedPoint} from "../run/plan.ts";
-import type {TokenCounter} from "../run/prompt.ts";
+import type {PlannedPoint} from "../load/plan.ts";
+import type {TokenCounter} from "../request/prompt.ts";
 import {Gsm8kError, loadGsm8k, type Gsm8kData, type Gsm8kSource} from "./gsm8k.ts";
 import {planCases, selectCases, suiteOptions} from "./plan.ts";
 import {runCasePlans, type CaseRunContext} from "./runner.ts";

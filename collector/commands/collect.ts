@@ -10,11 +10,11 @@ import {suiteOptions} from "../cases/plan.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {ConfigError, parseRunConfig} from "../config/load.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
-import {createPacer} from "../http/pacer.ts";
+import {createPacer} from "../load/pacer.ts";
 import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
-import {createProgress, silentProgress} from "../run/progress.ts";
-import type {Pacer} from "../http/pacer.ts";
+import {createProgress, silentProgress} from "../load/progress.ts";
+import type {Pacer} from "../load/pacer.ts";
 import type {StreamFn} from "../request/types.ts";
 import {defaultIo, type Io} from "./io.ts";
 

@@ -4,7 +4,7 @@ import {CliError, EXIT} from "../cliError.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
 import {probeServer} from "../env/probe.ts";
-import {runRedactor} from "../env/redact.ts";
+import {runRedactor} from "../redact.ts";
 import {openPool} from "../request/pool.ts";
 import {requestTarget} from "../request/send.ts";
 import {readConfig, defaultCollectDeps, type CollectDeps} from "./collect.ts";

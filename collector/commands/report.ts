@@ -10,7 +10,7 @@ import {fileURLToPath} from "node:url";
 
 import type {Command} from "commander";
 
-import {writeFileAtomic} from "../bundle/seal.ts";
+import {writeFileAtomic} from "../effects.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultIo, type Io} from "./io.ts";
 

@@ -3,7 +3,7 @@ import type {z} from "zod";
 
 import {redactArgs} from "../../src/analysis/redact/args.ts";
 import {RunConfigSpec, type RunConfig} from "../../src/analysis/schema/config.ts";
-import {redactionMark, type Redactor} from "../env/redact.ts";
+import {redactionMark, type Redactor} from "../redact.ts";
 
 export interface ConfigProblem {
   file: string;

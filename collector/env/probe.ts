@@ -1,13 +1,14 @@
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {Effects} from "../effects.ts";
 import {HttpTextError} from "../httpText.ts";
-import {requestBody} from "../request/body.ts";
 import {authHeaders, baseHeaders} from "../request/headers.ts";
 import {parkedSockets} from "../request/pool.ts";
-import {sendStreamed, type RequestTarget} from "../request/send.ts";
-import {endpointUrl, joinUrl, serverRoot} from "../request/url.ts";
+import {PROBE_REQUEST_ID} from "../request/id.ts";
+import type {RequestTarget} from "../request/send.ts";
+import {sendRequest} from "../request/sendRequest.ts";
+import {joinUrl, serverRoot} from "../request/url.ts";
 import {engineFromMetrics} from "../telemetry/prometheus.ts";
-import type {Redactor} from "./redact.ts";
+import type {Redactor} from "../redact.ts";
 
 export interface StreamProbe {
   ok: boolean;
@@ -88,7 +89,7 @@ export function tokenCounter(fx: Pick<Effects, "http">, config: RunConfig, apiKe
  * one tiny streamed request (streaming, usage in the stream, continuous usage with a downgrade on 400).
  */
 export async function probeServer(options: {
-  fx: Pick<Effects, "http" | "clock">;
+  fx: Pick<Effects, "http" | "clock" | "sleep">;
   /** Where the probe's streamed request goes (the run's own request builder), or null to skip it. */
   target: RequestTarget | null;
   config: RunConfig;
@@ -120,41 +121,9 @@ export async function probeServer(options: {
     downgrade: null,
     capabilities: {}
   };
-  try {
-    const r = await fx.http({url: joinUrl(base, "/models"), headers, timeoutMs: connectMs});
-    probe.reachable = true;
-    probe.modelsStatus = r.status;
-    const v = parseJson(r.body);
-    probe.models = v === null ? null : redact.value(v);
-    const data = (v as {data?: unknown} | null)?.data;
-    if (Array.isArray(data)) probe.modelIds = data.map((m) => String((m as {id?: unknown}).id ?? "")).filter(Boolean);
-    if (!probe.engine && Array.isArray(data)) {
-      const owner = String((data[0] as {owned_by?: unknown})?.owned_by ?? "");
-      if (/vllm/i.test(owner)) probe.engine = "vllm";
-      else if (/llama/i.test(owner)) probe.engine = "llama.cpp";
-      else if (/sglang/i.test(owner)) probe.engine = "sglang";
-    }
-  } catch (e) {
-    probe.unreachableReason = e instanceof HttpTextError ? `${e.kind}: ${e.message}` : (e as Error).message;
-    probe.unreachableReason = redact(probe.unreachableReason);
-    return probe;
-  }
-  for (const path of ["/version", "/props"]) {
-    try {
-      const r = await fx.http({url: joinUrl(root, path), headers, timeoutMs: connectMs});
-      if (r.status < 200 || r.status >= 300) continue;
-      const v = parseJson(r.body);
-      const facts = path === "/props" ? propsFacts(v) : v;
-      if (facts !== null) probe.version[path] = redact.value(facts);
-    } catch {
-      // optional endpoint
-    }
-  }
-  const ver = probe.version["/version"] as {version?: unknown} | undefined;
-  const props = probe.version["/props"] as {build_info?: unknown} | undefined;
-  if (!probe.engineVersion && typeof ver?.version === "string") probe.engineVersion = ver.version;
-  if (!probe.engineVersion && typeof props?.build_info === "string") probe.engineVersion = props.build_info;
-  if (!probe.engine && props) probe.engine = "llama.cpp";
+  const unreachable = await probeModels(fx, joinUrl(base, "/models"), {headers, connectMs, redact}, probe);
+  if (unreachable) return probe;
+  await probeVersions(fx, root, {headers, connectMs, redact}, probe);
   if (config.telemetry.server_metrics !== "off") {
     try {
       const r = await fx.http({url: metricsUrl, headers: {accept: "text/plain"}, timeoutMs: connectMs});
@@ -166,7 +135,7 @@ export async function probeServer(options: {
     }
   }
   probe.tokenize = (await tokenCounter(fx, config, apiKey)("hello world")) !== null;
-  if (options.target) await probeStream(options.target, config, probe);
+  if (options.target) await probeStream(fx, options.target, config, probe);
   probe.capabilities = {
     models_endpoint: probe.modelsStatus !== null && probe.modelsStatus >= 200 && probe.modelsStatus < 300,
     model_listed: probe.modelIds.length === 0 ? null : probe.modelIds.includes(config.target.model),
@@ -186,25 +155,75 @@ export async function probeServer(options: {
   return probe;
 }
 
+interface ProbeGet {
+  headers: Record<string, string>;
+  connectMs: number;
+  redact: Redactor;
+}
+
+/** GET /v1/models: reachability, the served models and, unless configured, the engine from `owned_by`. True when unreachable. */
+async function probeModels(fx: Pick<Effects, "http">, url: string, o: ProbeGet, probe: ServerProbe): Promise<boolean> {
+  try {
+    const r = await fx.http({url, headers: o.headers, timeoutMs: o.connectMs});
+    probe.reachable = true;
+    probe.modelsStatus = r.status;
+    const v = parseJson(r.body);
+    probe.models = v === null ? null : o.redact.value(v);
+    const data = (v as {data?: unknown} | null)?.data;
+    if (Array.isArray(data)) probe.modelIds = data.map((m) => String((m as {id?: unknown}).id ?? "")).filter(Boolean);
+    if (!probe.engine && Array.isArray(data)) {
+      const owner = String((data[0] as {owned_by?: unknown})?.owned_by ?? "");
+      if (/vllm/i.test(owner)) probe.engine = "vllm";
+      else if (/llama/i.test(owner)) probe.engine = "llama.cpp";
+      else if (/sglang/i.test(owner)) probe.engine = "sglang";
+    }
+  } catch (e) {
+    probe.unreachableReason = e instanceof HttpTextError ? `${e.kind}: ${e.message}` : (e as Error).message;
+    probe.unreachableReason = o.redact(probe.unreachableReason);
+    return true;
+  }
+  return false;
+}
+
+/** The optional version endpoints (/version; llama.cpp's /props, allowlisted), and the engine version they name. */
+async function probeVersions(fx: Pick<Effects, "http">, root: string, o: ProbeGet, probe: ServerProbe): Promise<void> {
+  for (const path of ["/version", "/props"]) {
+    try {
+      const r = await fx.http({url: joinUrl(root, path), headers: o.headers, timeoutMs: o.connectMs});
+      if (r.status < 200 || r.status >= 300) continue;
+      const v = parseJson(r.body);
+      const facts = path === "/props" ? propsFacts(v) : v;
+      if (facts !== null) probe.version[path] = o.redact.value(facts);
+    } catch {
+      // optional endpoint
+    }
+  }
+  const ver = probe.version["/version"] as {version?: unknown} | undefined;
+  const props = probe.version["/props"] as {build_info?: unknown} | undefined;
+  if (!probe.engineVersion && typeof ver?.version === "string") probe.engineVersion = ver.version;
+  if (!probe.engineVersion && typeof props?.build_info === "string") probe.engineVersion = props.build_info;
+  if (!probe.engine && props) probe.engine = "llama.cpp";
+}
+
 /** How long after the probe's stream the pool is checked for its connection. */
 const KEEP_ALIVE_PROBE_MS = 100;
 
-async function probeStream(target: RequestTarget, config: RunConfig, probe: ServerProbe): Promise<void> {
+async function probeStream(
+  fx: Pick<Effects, "sleep">,
+  target: RequestTarget,
+  config: RunConfig,
+  probe: ServerProbe
+): Promise<void> {
   const t = {...target, timeouts: {...target.timeouts, totalMs: target.timeouts.totalMs ?? 120_000}};
   const send = (continuous: boolean) =>
-    sendStreamed(t, {
-      url: endpointUrl(config.target.base_url, config.target.endpoint),
-      id: "inferscope-probe",
-      keepText: false,
-      body: requestBody({
-        model: config.target.model,
-        endpoint: config.target.endpoint,
-        prompt: "hello",
-        maxTokens: 4,
-        temperature: config.workload.temperature,
-        ignoreEos: config.workload.ignore_eos,
-        continuousUsage: continuous
-      })
+    sendRequest(t, config, {
+      id: PROBE_REQUEST_ID,
+      endpoint: config.target.endpoint,
+      prompt: "hello",
+      maxTokens: 4,
+      ignoreEos: config.workload.ignore_eos,
+      continuousUsage: continuous,
+      keepText: false
     });
   const mode = config.workload.continuous_usage;
   let r = await send(mode !== "off");
@@ -217,7 +236,7 @@ async function probeStream(target: RequestTarget, config: RunConfig, probe: Serv
   const ok = r.httpStatus !== null && r.httpStatus >= 200 && r.httpStatus < 300 && r.events.length > 0;
   if (ok && config.target.connection === "reuse" && r.transportError === null) {
     // a server that closes a connection does it right after the response: after a moment, is it still parked?
-    await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_PROBE_MS));
+    await fx.sleep(KEEP_ALIVE_PROBE_MS);
     probe.keepsConnections = parkedSockets(target.agent) > 0;
   }
   probe.stream = {

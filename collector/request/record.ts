@@ -1,5 +1,5 @@
 import type {Phase, RequestRecord} from "../../src/analysis/schema/records.ts";
-import type {Redactor} from "../env/redact.ts";
+import type {Redactor} from "../redact.ts";
 import type {Attempt} from "./send.ts";
 import type {StreamResult} from "./types.ts";
 

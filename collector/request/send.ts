@@ -2,7 +2,7 @@ import type {Agent} from "node:http";
 
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {TransportError} from "../../src/analysis/schema/records.ts";
-import type {Redactor} from "../env/redact.ts";
+import type {Redactor} from "../redact.ts";
 import type {StreamTimeouts} from "../http/stream.ts";
 import {baseHeaders} from "./headers.ts";
 import {collectorFault, type StreamFn, type StreamResult} from "./types.ts";

@@ -1,6 +1,7 @@
 import {monitorEventLoopDelay, performance, type EventLoopUtilization} from "node:perf_hooks";
 
 import type {ClientRecord} from "../../src/analysis/schema/records.ts";
+import {realClock} from "../effects.ts";
 
 type LoopSample = Omit<Extract<ClientRecord, {kind: "loop"}>, "seq">;
 
@@ -25,7 +26,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 export function createClientMonitor(
   sources: {inFlight: () => number | null; openSockets: () => number | null},
   startNs: number,
-  /** The run's monotonic origin (process.hrtime.bigint()), so stall times share the records' time base. */
+  /** The run's monotonic origin (realClock.nowNs()), so stall times share the records' time base. */
   originNs: bigint
 ): ClientMonitor {
   const h = monitorEventLoopDelay({resolution: RESOLUTION_MS});
@@ -34,9 +35,9 @@ export function createClientMonitor(
   // sample; this keeps every stall over 2 ms with its length, so the analyzer can tell how much of the
   // time (and so of the events) the client timestamped late.
   let stalls: [number, number][] = [];
-  let lastTick = process.hrtime.bigint();
+  let lastTick = realClock.nowNs();
   const ticker = setInterval(() => {
-    const now = process.hrtime.bigint();
+    const now = realClock.nowNs();
     const lateMs = Number(now - lastTick) / 1e6 - RESOLUTION_MS;
     lastTick = now;
     if (lateMs > STALL_MS) stalls.push([Number(now - originNs), round3(lateMs)]);

@@ -10,7 +10,7 @@ import {join} from "node:path";
 import {stringify as toYaml} from "yaml";
 
 import {sealBundle} from "../../collector/bundle/seal.ts";
-import {arrivalOffsets} from "../../collector/run/schedule.ts";
+import {arrivalOffsets} from "../../collector/load/schedule.ts";
 import {MEASURE_VERSION, RunConfigSpec, SCHEMA_VERSION, type LoadMode} from "../../src/analysis/schema/index.ts";
 import {sha256} from "../../src/io/fsBundle.ts";
 import {SYNTH_ENVIRONMENT, loadPoint} from "./synth.ts";

@@ -10,7 +10,7 @@ import {passphrase} from "../../collector/cases/needle.ts";
 import {conversation} from "../../collector/cases/performance.ts";
 import {startFakeServer, type FakeServer} from "../../collector/fake/index.ts";
 import {sealCrashedBundle} from "../../collector/bundle/recover.ts";
-import {DRAFT_FILE} from "../../collector/run/finish.ts";
+import {DRAFT_FILE} from "../../collector/bundle/finish.ts";
 import {collect} from "../../collector/run/collect.ts";
 import {analyzeBundle} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";

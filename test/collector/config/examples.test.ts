@@ -6,7 +6,7 @@ import {describe, expect, it} from "vitest";
 import {loadBlocks} from "../../../src/analysis/schema/config.ts";
 import {parseRunConfig} from "../../../collector/config/load.ts";
 import {configJsonSchema, configReferenceRows} from "../../../collector/config/reference.ts";
-import {planPoints} from "../../../collector/run/plan.ts";
+import {planPoints} from "../../../collector/load/plan.ts";
 import {REPO_ROOT} from "../helpers.ts";
 
 const configs = readdirSync(join(REPO_ROOT, "configs")).filter((f) => f.endsWith(".yaml"));

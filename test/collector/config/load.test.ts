@@ -3,7 +3,7 @@ import {parse as parseYaml} from "yaml";
 
 import {RunConfigSpec} from "../../../src/analysis/schema/config.ts";
 import {ConfigError, parseRunConfig, resolvedConfigYaml} from "../../../collector/config/load.ts";
-import {createRedactor, redactionMark} from "../../../collector/env/redact.ts";
+import {createRedactor, redactionMark} from "../../../collector/redact.ts";
 
 function problems(text: string) {
   try {

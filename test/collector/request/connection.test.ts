@@ -7,7 +7,7 @@ import {connect as tlsConnect, type ConnectionOptions} from "node:tls";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
-import {createRedactor} from "../../../collector/env/redact.ts";
+import {createRedactor} from "../../../collector/redact.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import {createAgent, idleBound, type CreateConnection} from "../../../collector/http/agent.ts";
 import {headBytes, streamRequest} from "../../../collector/http/stream.ts";

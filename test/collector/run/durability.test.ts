@@ -11,7 +11,7 @@ import {LOCK_FILE} from "../../../collector/bundle/lock.ts";
 import {collectCommand, sealCommand} from "../../../collector/commands/collect.ts";
 import type {Io} from "../../../collector/commands/io.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
-import {DRAFT_FILE} from "../../../collector/run/finish.ts";
+import {DRAFT_FILE} from "../../../collector/bundle/finish.ts";
 import {
   FAST,
   fullDiskFiles,

@@ -5,7 +5,7 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import type {Manifest, RequestRecord, ScheduleRecord} from "../../../src/analysis/schema/index.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
-import {arrivalOffsetsNs} from "../../../collector/run/schedule.ts";
+import {arrivalOffsetsNs} from "../../../collector/load/schedule.ts";
 import {WARMUP_SEED_OFFSET} from "../../../collector/run/collect.ts";
 import {collectAndAnalyze, gate, tempDir, testConfig} from "../helpers.ts";
 

@@ -2,7 +2,7 @@ import {describe, expect, it} from "vitest";
 
 import {gammaCdf} from "../../../src/analysis/stats/gamma.ts";
 import {exponentialCdf, ksTest} from "../../../src/analysis/stats/ks.ts";
-import {arrivalOffsetsNs, gammaVariate} from "../../../collector/run/schedule.ts";
+import {arrivalOffsetsNs, gammaVariate} from "../../../collector/load/schedule.ts";
 import {mulberry32} from "../../../src/analysis/stats/prng.ts";
 
 const gaps = (xs: number[]) => xs.slice(1).map((x, i) => (x - xs[i]!) / 1e9);

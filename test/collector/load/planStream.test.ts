@@ -1,7 +1,7 @@
 import {describe, expect, it} from "vitest";
 
-import {planStream} from "../../../collector/run/planStream.ts";
-import {arrivalOffsets, arrivalOffsetsNs} from "../../../collector/run/schedule.ts";
+import {planStream} from "../../../collector/load/planStream.ts";
+import {arrivalOffsets, arrivalOffsetsNs} from "../../../collector/load/schedule.ts";
 
 /** Issue 11 item 7: a plan is streamed to disk ahead of the dispatch, never held whole. */
 describe("planStream", () => {

@@ -1,7 +1,7 @@
 import {join} from "node:path";
 
 import {FILE_NAMES, type ClientRecord, type Manifest} from "../../src/analysis/schema/index.ts";
-import {sealBundle} from "../bundle/seal.ts";
+import {sealBundle} from "./seal.ts";
 import type {Effects} from "../effects.ts";
 import {JsonlWriter} from "../writer/jsonlWriter.ts";
 import {repairTail} from "../writer/tail.ts";
@@ -57,7 +57,7 @@ export async function finishBundle(o: FinishOptions): Promise<{manifest: Manifes
     }
     const present: string[] = [];
     for (const f of o.files) if (await fx.files.exists(join(dir, f))) present.push(f);
-    const manifest = await sealBundle(dir, o.draft, present);
+    const manifest = await sealBundle(dir, o.draft, present, fx.files);
     await fx.files.remove(join(dir, DRAFT_FILE));
     return {manifest, error: null};
   } catch (e) {

@@ -1,5 +1,15 @@
 import {createHash} from "node:crypto";
-import {credentialValues} from "../../src/analysis/redact/args.ts";
+import {credentialValues} from "../src/analysis/redact/args.ts";
+
+/**
+ * The collector's one value redactor: every string it writes passes through a Redactor built here. The
+ * rules for credentials inside command lines (launch arguments) are src/analysis/redact/args.ts, shared
+ * with the site; this file takes their values (credentialValues) so they are scrubbed everywhere else too.
+ *
+ * Two name rules on purpose: SECRET_NAME matches a credential word anywhere in a name (env variables,
+ * headers, JSON keys of server answers: a false positive only hides a value), while args.ts matches whole
+ * words (launch arguments are tuning evidence: `--max-num-batched-tokens` must stay readable).
+ */
 
 /** Names that mark a value as secret, wherever they appear (env vars, headers, JSON keys, query params). */
 export const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SIGNATURE/i;

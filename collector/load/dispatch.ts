@@ -1,6 +1,6 @@
 import type {Clock} from "../effects.ts";
 import {Semaphore, type RunControl} from "./control.ts";
-import type {Pacer} from "../http/pacer.ts";
+import type {Pacer} from "./pacer.ts";
 
 /**
  * Sends one planned request; resolves with its end time (run-relative ns) as soon as the stream is over,

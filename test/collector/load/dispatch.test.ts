@@ -1,9 +1,9 @@
 import {describe, expect, it} from "vitest";
 
 import type {Clock} from "../../../collector/effects.ts";
-import {RunControl, Semaphore} from "../../../collector/run/control.ts";
-import {runClosedLoop, runOpenLoop, type PhaseContext} from "../../../collector/run/dispatch.ts";
-import type {Pacer} from "../../../collector/http/pacer.ts";
+import {RunControl, Semaphore} from "../../../collector/load/control.ts";
+import {runClosedLoop, runOpenLoop, type PhaseContext} from "../../../collector/load/dispatch.ts";
+import type {Pacer} from "../../../collector/load/pacer.ts";
 
 /** A clock the test moves by hand. */
 function manualClock(): Clock & {t: bigint} {

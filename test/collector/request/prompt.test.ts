@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {fillerWords, planPrompt, saltFor, saltedPrompt} from "../../../collector/run/prompt.ts";
+import {fillerWords, planPrompt, saltFor, saltedPrompt} from "../../../collector/request/prompt.ts";
 
 describe("prompts", () => {
   it("filler is seeded: same seed, same words", () => {

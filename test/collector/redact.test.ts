@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {createRedactor, envSecrets, isSecretName, redactionMark, urlSecrets} from "../../../collector/env/redact.ts";
+import {createRedactor, envSecrets, isSecretName, redactionMark, urlSecrets} from "../../collector/redact.ts";
 
 describe("redaction", () => {
   const key = "sk-live-0123456789abcdef";

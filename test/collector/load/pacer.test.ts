@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {createPacer} from "../../../collector/http/pacer.ts";
+import {createPacer} from "../../../collector/load/pacer.ts";
 
 const ms = 1_000_000;
 

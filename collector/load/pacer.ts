@@ -1,3 +1,5 @@
+import {realClock} from "../effects.ts";
+
 /**
  * A drift-free pacer for open-loop dispatch. Deadlines are absolute (ns relative to `origin` on the
  * pacer's clock), so lateness never accumulates. It sleeps with setTimeout until about `spinMs` before
@@ -18,7 +20,7 @@ export interface Pacer {
 }
 
 export function createPacer(o: PacerOptions = {}): Pacer {
-  const clock = o.clock ?? process.hrtime.bigint;
+  const clock = o.clock ?? realClock.nowNs;
   const origin = o.origin ?? 0n;
   const spinNs = (o.spinMs ?? 1.5) * 1e6;
   if (!(spinNs >= 0)) throw new Error(`createPacer: spinMs must be ≥ 0, got ${o.spinMs}`);

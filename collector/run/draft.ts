@@ -1,0 +1,94 @@
+import {redactArgs} from "../../src/analysis/redact/args.ts";
+import {isOpenLoop, loadBlocks} from "../../src/analysis/schema/config.ts";
+import type {Environment, Manifest} from "../../src/analysis/schema/index.ts";
+import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
+import {MEASURE_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
+import {collectorInfo, isoOf} from "../bundle/manifest.ts";
+import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
+import type {ServerProbe} from "../env/probe.ts";
+import {sha256Hex, type PromptPlan} from "../request/prompt.ts";
+import {flushIntervalOf} from "../writer/bundleWriter.ts";
+import type {RunContext} from "./context.ts";
+
+/** The GPUs of the host, or why they are not recorded. */
+export async function gpuFacts(c: RunContext): Promise<Environment["gpu"]> {
+  if (c.config.telemetry.gpu !== "off") return gpuInfo(c.fx.exec);
+  return {
+    available: false,
+    reason: "gpu telemetry off in the config",
+    devices: [],
+    driverVersion: null,
+    cudaVersion: null,
+    topology: null
+  };
+}
+
+/** The run's environment (host, GPUs, server as probed, runtime, allowlisted env), redacted. */
+export function environmentOf(
+  c: RunContext,
+  probe: ServerProbe,
+  gpu: Environment["gpu"],
+  prompt: PromptPlan
+): Environment {
+  const {config, fx, redact} = c;
+  return redact.value({
+    host: hostInfo(fx, c.hostLabel ?? null),
+    gpu,
+    server: {
+      baseUrl: redact.url(config.target.base_url),
+      engine: probe.engine,
+      engineVersion: probe.engineVersion,
+      models: probe.models,
+      version: Object.keys(probe.version).length ? probe.version : null,
+      launchArgs: config.target.launch_args === undefined ? null : redactArgs(config.target.launch_args),
+      imageDigest: config.target.image_digest ?? null,
+      gpus: config.target.gpus ?? null,
+      capabilities: probe.capabilities
+    },
+    runtime: runtimeInfo(),
+    extra: {env: allowlistedEnv(fx.env), prompt: prompt.calibration}
+  });
+}
+
+/**
+ * The manifest as known at the start of the run (status partial until sealed), written into the bundle
+ * as run.draft.json so that `inferscope seal` can recover a crashed run.
+ */
+export async function draftManifest(
+  c: RunContext,
+  o: {bundleId: string; resolvedYaml: string; environment: Environment}
+): Promise<Omit<Manifest, "files">> {
+  const {config} = c;
+  const firstBlock = loadBlocks(config)[0]!;
+  const openBlock = loadBlocks(config).find((b) => isOpenLoop(b.mode));
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    bundleId: o.bundleId,
+    measureVersion: MEASURE_VERSION,
+    status: "partial",
+    statusReason: "the collector stopped before sealing (crash or kill); sealed later with `inferscope seal`",
+    startedAt: isoOf(c.startWall),
+    finishedAt: null,
+    monotonicOriginNs: c.origin.toString(),
+    timeUnit: "ns",
+    clockAnchors: [{wall: isoOf(c.startWall), tNs: 0}],
+    collector: await collectorInfo(c.fx),
+    configSha256: sha256Hex(o.resolvedYaml),
+    capture: {
+      connection: c.pool.connection,
+      ...(c.pool.note === null ? {} : {connectionNote: c.pool.note}),
+      keepAliveIdleMs: c.pool.connection === "reuse" ? config.target.keep_alive_ms : null,
+      payloadBytes: config.output.payload_bytes,
+      closeMs: config.target.timeouts.close_ms
+    },
+    durability: {
+      fsyncIntervalMs: config.output.fsync_interval_ms,
+      flushIntervalMs: flushIntervalOf({fsyncIntervalMs: config.output.fsync_interval_ms})
+    },
+    prng: {name: PRNG_NAME, seed: (openBlock ?? firstBlock).seed},
+    loadPoints: c.points.map((p) => p.point),
+    labels: config.labels,
+    environment: o.environment,
+    provenance: config.description ? {kind: "collected", note: config.description} : {kind: "collected"}
+  };
+}

@@ -1,0 +1,263 @@
+import {join} from "node:path";
+
+import {loadBlocks} from "../../src/analysis/schema/config.ts";
+import {FILE_NAMES, type Manifest, type RequestRecord} from "../../src/analysis/schema/index.ts";
+import {finishBundle, DRAFT_FILE} from "../bundle/finish.ts";
+import {releaseLock, takeLock} from "../bundle/lock.ts";
+import {isoOf} from "../bundle/manifest.ts";
+import {bundleName, shortId} from "../bundle/name.ts";
+import {buildSuite, runSuite, type BuiltSuite} from "../cases/suite.ts";
+import {CliError, EXIT} from "../cliError.ts";
+import {resolvedConfigYaml} from "../config/load.ts";
+import {probeServer, tokenCounter, type ServerProbe} from "../env/probe.ts";
+import type {RunControl} from "../load/control.ts";
+import {silentProgress} from "../load/progress.ts";
+import {planPrompt, type PromptPlan} from "../request/prompt.ts";
+import {redactRecord} from "../request/record.ts";
+import {joinUrl} from "../request/url.ts";
+import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
+import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
+import {draftManifest, environmentOf, gpuFacts} from "./draft.ts";
+import {runPoints} from "./points.ts";
+import {startTelemetry} from "./telemetry.ts";
+import {withTimeout} from "./timeout.ts";
+
+const PROBE_TIMEOUT_MS = 120_000;
+
+/**
+ * The run once collect() has set it up, as a pipeline: probe the target, prepare the prompt and the case
+ * suite, create the bundle (folder, lock, config, draft manifest, writers), run the load points and the
+ * suite with telemetry, seal.
+ */
+export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
+  const probe = await probeTarget(c);
+  const gpu = await gpuFacts(c);
+  const {prompt, built} = await prepareWorkload(c, probe);
+  const id = bundleIdentity(c);
+  await createBundleFolder(c, id.dir);
+  const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
+  const environment = environmentOf(c, probe, gpu, prompt);
+  const draft = await draftManifest(c, {bundleId: id.bundleId, resolvedYaml, environment});
+  await writeOrFail(id.dir, async () => {
+    await c.fx.files.writeAtomic(join(id.dir, FILE_NAMES.config), resolvedYaml);
+    await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
+  });
+  const writer = await openWriter(c, id.dir, built !== null);
+  c.fx.log.info(`bundle: ${id.dir}`);
+
+  const anchors: Manifest["clockAnchors"] = [...draft.clockAnchors];
+  writer.note(0, "run_start", {bundleId: id.bundleId, wall: anchors[0]!.wall, points: c.points.map((p) => p.point.id)});
+  if (probe.downgrade) writer.note(c.rel(), "downgrade", {feature: "continuous_usage_stats", reason: probe.downgrade});
+  const samplers = startTelemetry(c, writer, probe, anchors);
+  try {
+    await runPoints(c, writer, prompt, probe, id.bundleId, id.runId);
+    if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, id), built);
+  } catch (e) {
+    // a collector bug: keep what was captured on disk (unsealed: `inferscope seal` can recover it)
+    c.control.stop("write_error", `collector error: ${(e as Error).message}`, 0);
+    for (const s of samplers.list) await s.stop();
+    writer.note(c.rel(), "collector_error", {message: c.redact((e as Error).message)});
+    await writer.close();
+    throw e;
+  } finally {
+    for (const s of samplers.list) await s.stop();
+    samplers.final();
+  }
+  return sealRun(c, {writer, draft, anchors, dir: id.dir, quality: built !== null});
+}
+
+/** Probes the target (reachability, streaming, usage, keep-alive) and adapts the run to what it found. */
+async function probeTarget(c: RunContext): Promise<ServerProbe> {
+  const {config, fx, redact} = c;
+  fx.log.info(`probing ${redact.url(config.target.base_url)} …`);
+  const probe = await withTimeout(
+    probeServer({fx, target: c.target, config, apiKey: c.apiKey, redact}),
+    PROBE_TIMEOUT_MS,
+    "probing the target"
+  );
+  if (!probe.reachable)
+    throw new CliError(
+      `target unreachable: GET ${redact.url(joinUrl(config.target.base_url, "/models"))} failed (${probe.unreachableReason})`,
+      {exitCode: EXIT.unreachable}
+    );
+  if (probe.stream && !probe.stream.ok)
+    fx.log.warn(
+      `the probe request did not stream (status ${probe.stream.httpStatus ?? "none"}: ${probe.stream.error ?? "no events"}); collecting anyway`
+    );
+  if (probe.downgrade) fx.log.warn(probe.downgrade);
+  if (probe.keepsConnections === false) {
+    c.pool.perRequest(
+      "the server closed the probe's connection right after its streamed response although it announces keep-alive: one connection per request (reusing one would race its close)"
+    );
+    c.target = {...c.target, agent: c.pool.agent};
+    fx.log.warn(c.pool.note!);
+  }
+  if (c.control.stopped)
+    throw new CliError("interrupted before the run started: no bundle written", {exitCode: EXIT.interrupted});
+  return probe;
+}
+
+/** The calibrated prompt of the load points and, with `suites`, the built case suite. */
+async function prepareWorkload(
+  c: RunContext,
+  probe: ServerProbe
+): Promise<{prompt: PromptPlan; built: BuiltSuite | null}> {
+  const {config, fx} = c;
+  const firstBlock = loadBlocks(config)[0]!;
+  const prompt = await planPrompt({
+    promptTokens: config.workload.prompt_tokens,
+    ...(config.workload.prompt_text === undefined ? {} : {promptText: config.workload.prompt_text}),
+    salt: config.workload.salt,
+    seed: firstBlock.seed,
+    count: probe.tokenize ? tokenCounter(fx, config, c.apiKey) : null
+  });
+  if (c.suite === null) return {prompt, built: null};
+  try {
+    const built = await buildSuite(c.suite, {
+      fx,
+      seed: firstBlock.seed,
+      count: probe.tokenize ? tokenCounter(fx, config, c.apiKey) : null,
+      salt: config.workload.salt,
+      ...(c.gsm8kSource === undefined ? {} : {gsm8kSource: c.gsm8kSource})
+    });
+    return {prompt, built};
+  } catch (e) {
+    throw new CliError(`case suite: ${(e as Error).message}`, {exitCode: EXIT.usage, cause: e});
+  }
+}
+
+/** The bundle's name (date, host, model, name, short id) and folder. */
+function bundleIdentity(c: RunContext): BundleIdentity {
+  const runId = shortId();
+  const host = c.hostLabel ?? c.fx.hostname();
+  const bundleId = bundleName({
+    wallMs: c.startWall,
+    host,
+    model: c.config.target.model,
+    name: c.config.name,
+    id: runId
+  });
+  return {bundleId, runId, dir: join(c.outParent ?? c.config.output.dir, bundleId)};
+}
+
+/** Creates the bundle folder (never over an existing one) and takes its lock. */
+async function createBundleFolder(c: RunContext, dir: string): Promise<void> {
+  try {
+    await c.fx.files.mkdirNew(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST")
+      throw new CliError(`refusing to overwrite the existing folder ${dir}`, {exitCode: EXIT.usage});
+    throw new CliError(`cannot create the bundle folder ${dir}: ${(e as Error).message}`, {
+      exitCode: EXIT.writeFailed,
+      cause: e
+    });
+  }
+  await writeOrFail(dir, () => takeLock(c.fx, dir));
+}
+
+/** Runs a write into the bundle folder; a failure is exit 5 with the folder and the reason. */
+async function writeOrFail(dir: string, write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (e) {
+    throw new CliError(`cannot write into the bundle folder ${dir}: ${(e as Error).message}`, {
+      exitCode: EXIT.writeFailed,
+      cause: e
+    });
+  }
+}
+
+/** Opens the evidence files; a write error later stops the run (the bundle is then sealed partial). */
+function openWriter(c: RunContext, dir: string, quality: boolean): Promise<BundleWriter> {
+  const {config, fx} = c;
+  return BundleWriter.open(fx.files, dir, {
+    fsyncIntervalMs: config.output.fsync_interval_ms,
+    quality,
+    onError: (e, path) => {
+      const reason = `evidence write failed: ${path}: ${(e as NodeJS.ErrnoException).code ?? ""} ${e.message}`.replace(
+        /\s+/g,
+        " "
+      );
+      fx.log.warn(`${reason}; stopping the run`);
+      c.control.stop("write_error", reason, 0);
+    }
+  }).catch((e: Error) => {
+    throw new CliError(`cannot open the evidence files in ${dir}: ${e.message}`, {
+      exitCode: EXIT.writeFailed,
+      cause: e
+    });
+  });
+}
+
+/** Notes the end, closes the writers and seals the bundle with the status the run ended in. */
+async function sealRun(
+  c: RunContext,
+  o: {
+    writer: BundleWriter;
+    draft: Omit<Manifest, "files">;
+    anchors: Manifest["clockAnchors"];
+    dir: string;
+    quality: boolean;
+  }
+): Promise<CollectOutcome> {
+  const {fx} = c;
+  const {writer, anchors, dir} = o;
+  const endWall = fx.clock.wallMs();
+  anchors.push({wall: isoOf(endWall), tNs: c.rel()});
+  const stopped = c.control.stopped as RunControl["stopped"]; // set asynchronously by signals or write errors
+  if (stopped)
+    writer.note(c.rel(), stopped.kind === "interrupt" ? "interrupt" : "write_error", {reason: stopped.reason});
+  writer.note(c.rel(), "run_end", {wall: isoOf(endWall)});
+  await writer.close();
+
+  const failure = writer.failure;
+  const status: BundleStatus = failure ? "partial" : stopped?.kind === "interrupt" ? "interrupted" : "complete";
+  const statusReason = failure
+    ? `evidence could not be written: ${failure.path}: ${failure.error.message}`
+    : stopped?.kind === "interrupt"
+      ? `${stopped.reason}: dispatching stopped; in-flight requests had up to ${c.graceMs / 1000} s to finish, then were aborted`
+      : null;
+  const manifest = await finishBundle({
+    fx,
+    dir,
+    draft: {...o.draft, status, statusReason, finishedAt: isoOf(endWall), clockAnchors: anchors},
+    files: [FILE_NAMES.config, ...BUNDLE_JSONL.map((r) => FILE_NAMES[r]), ...(o.quality ? [FILE_NAMES.quality] : [])],
+    repairTails: failure !== null,
+    origin: c.origin
+  });
+  if (manifest.manifest !== null) await releaseLock(fx, dir).catch(() => undefined);
+  return {
+    dir,
+    status,
+    statusReason,
+    manifest: manifest.manifest,
+    writeFailure: failure ? statusReason : manifest.error,
+    interrupted: stopped?.kind === "interrupt"
+  };
+}
+
+/** What the case runner needs from this run: transport, clock, redaction, writers, stop switch. */
+function suiteContext(c: RunContext, writer: BundleWriter, probe: ServerProbe, id: BundleIdentity) {
+  return {
+    config: c.config,
+    options: c.suite!.options,
+    fx: c.fx,
+    target: c.target,
+    origin: c.origin,
+    rel: c.rel,
+    redact: c.redact,
+    redactRecord: (r: Omit<RequestRecord, "seq">) => redactRecord(r, c.redact),
+    control: c.control,
+    requests: writer.requests,
+    quality: writer.quality!,
+    note: (event: string, detail: Record<string, unknown>) => writer.note(c.rel(), event, detail),
+    progress: c.progress ?? silentProgress,
+    pacer: c.pacer(() => c.fx.clock.nowNs()),
+    runId: id.runId,
+    bundleId: id.bundleId,
+    apiKey: c.apiKey,
+    continuousUsage: probe.continuousUsage,
+    score: c.score!
+  };
+}

@@ -1,0 +1,205 @@
+import {isOpenLoop} from "../../src/analysis/schema/config.ts";
+import type {ServerProbe} from "../env/probe.ts";
+import {runClosedLoop, runOpenLoop, type PhaseContext} from "../load/dispatch.ts";
+import type {RunControl} from "../load/control.ts";
+import type {Pacer} from "../load/pacer.ts";
+import type {PlannedPoint} from "../load/plan.ts";
+import {planStream} from "../load/planStream.ts";
+import {silentProgress, type Progress} from "../load/progress.ts";
+import {arrivalOffsets} from "../load/schedule.ts";
+import {loadRequestId} from "../request/id.ts";
+import {saltedPrompt, saltFor, sha256Hex, type PromptPlan} from "../request/prompt.ts";
+import {redactRecord, toRecord} from "../request/record.ts";
+import {sendRequest} from "../request/sendRequest.ts";
+import type {StreamResult} from "../request/types.ts";
+import type {BundleWriter} from "../writer/bundleWriter.ts";
+import type {RunContext} from "./context.ts";
+
+/** Warmup schedules use a seed this far from the measured one, so the two never coincide. */
+export const WARMUP_SEED_OFFSET = 1_000_003;
+
+type LoadPhase = "warmup" | "measure";
+
+/** What every phase of the load points shares. */
+interface PointsRun {
+  c: RunContext;
+  writer: BundleWriter;
+  prompt: PromptPlan;
+  probe: ServerProbe;
+  bundleId: string;
+  runId: string;
+  progress: Progress;
+  pacer: Pacer;
+  /** Records still being written (each after its caller could dispatch the next request). */
+  recording: Set<Promise<void>>;
+}
+
+/** Runs every load point and repeat: warmup (drained), measured requests, cooldown between repeats. */
+export async function runPoints(
+  c: RunContext,
+  writer: BundleWriter,
+  prompt: PromptPlan,
+  probe: ServerProbe,
+  bundleId: string,
+  runId: string
+): Promise<void> {
+  const {control} = c;
+  const pacer = c.pacer(() => c.fx.clock.nowNs());
+  const progress = c.progress ?? silentProgress;
+  const run: PointsRun = {c, writer, prompt, probe, bundleId, runId, progress, pacer, recording: new Set()};
+  const last = c.points.length - 1;
+  for (const [pi, planned] of c.points.entries()) {
+    const {point, block} = planned;
+    if (control.stopped) break;
+    writer.note(c.rel(), "point_start", {mode: point.mode, value: point.value}, point.id);
+    for (let repeat = 0; repeat < point.repeats && !control.stopped; repeat++) {
+      writer.note(c.rel(), "repeat_start", {}, point.id, repeat);
+      for (const phase of ["warmup", "measure"] as const) {
+        if (control.stopped) break;
+        if (phase === "warmup" && point.warmup === 0) continue;
+        await runPhase(run, planned, repeat, phase);
+      }
+      writer.note(c.rel(), "repeat_end", {}, point.id, repeat);
+      const lastRepeat = repeat === point.repeats - 1 && pi === last;
+      if (!lastRepeat && block.cooldown_s > 0 && !control.stopped) {
+        writer.note(c.rel(), "cooldown", {seconds: block.cooldown_s}, point.id, repeat);
+        await control.sleep(block.cooldown_s * 1000);
+      }
+    }
+    writer.note(c.rel(), "point_end", {}, point.id);
+  }
+}
+
+/** One phase of one repeat: closed loop (concurrency) or open loop (a streamed arrival plan). */
+async function runPhase(run: PointsRun, planned: PlannedPoint, repeat: number, phase: LoadPhase): Promise<void> {
+  const {c, writer, progress} = run;
+  const {point} = planned;
+  const count = phase === "warmup" ? point.warmup : point.requests;
+  const durationS = phase === "warmup" ? null : point.durationS;
+  const label = `${point.id} r${repeat} ${phase}`;
+  const phaseCtx: PhaseContext = {
+    control: c.control,
+    clock: c.fx.clock,
+    origin: c.origin,
+    send: sender(run, planned, repeat, phase)
+  };
+  let sent: number;
+  if (!isOpenLoop(point.mode)) {
+    progress.start(label, count, durationS);
+    writer.note(c.rel(), "phase_start", {phase}, point.id, repeat);
+    sent = await runClosedLoop(phaseCtx, {
+      concurrency: point.value,
+      count,
+      durationNs: durationS === null ? null : durationS * 1e9
+    });
+    // every planned request is accounted for: those a stop kept from being sent are noted as such
+    if (count !== null && sent < count)
+      writer.note(c.rel(), "not_sent", notSent(phase, sent, count - 1, c.control), point.id, repeat);
+  } else sent = await runOpenPhase(run, planned, repeat, phase, phaseCtx, label);
+  await Promise.all(run.recording);
+  progress.end();
+  writer.note(c.rel(), "phase_end", {phase, sent}, point.id, repeat);
+}
+
+/** An open-loop phase: the schedule is written as it is planned, a little ahead of dispatch. */
+async function runOpenPhase(
+  run: PointsRun,
+  planned: PlannedPoint,
+  repeat: number,
+  phase: LoadPhase,
+  phaseCtx: PhaseContext,
+  label: string
+): Promise<number> {
+  const {c, writer} = run;
+  const {point, block} = planned;
+  const count = phase === "warmup" ? point.warmup : point.requests;
+  const durationS = phase === "warmup" ? null : point.durationS;
+  const plan = planStream({
+    offsets: arrivalOffsets({
+      mode: point.mode as "rate" | "poisson" | "gamma",
+      rate: point.value,
+      burstiness: block.burstiness,
+      seed: block.seed + repeat + (phase === "warmup" ? WARMUP_SEED_OFFSET : 0),
+      ...(count === null ? {durationS: durationS!} : {count})
+    }),
+    append: (offsetNs, index) =>
+      writer.schedule.append({
+        point: point.id,
+        repeat,
+        index,
+        phase,
+        offsetNs,
+        requestId: loadRequestId(run.runId, point.id, repeat, phase, index)
+      }),
+    flush: () => writer.schedule.flush()
+  });
+  await plan.prime(); // the first planned requests are on disk before the first dispatch
+  run.progress.start(label, count, count === null ? durationS : null);
+  const sent = await runOpenLoop(phaseCtx, {
+    offsetsNs: () => plan.next(),
+    maxConcurrency: point.maxConcurrency,
+    pacer: run.pacer,
+    onStart: (t0) => writer.note(c.rel(t0), "phase_start", {phase, scheduled: count ?? null}, point.id, repeat)
+  });
+  writer.note(c.rel(), "plan_end", {phase, scheduled: plan.written}, point.id, repeat);
+  // a declared count is the plan even where a stop kept the schedule from being written to its end
+  const plannedCount = count ?? plan.written;
+  if (sent < plannedCount)
+    writer.note(c.rel(), "not_sent", notSent(phase, sent, plannedCount - 1, c.control), point.id, repeat);
+  return sent;
+}
+
+/** The send function of one phase: builds, sends and records request `index`; resolves with its end time. */
+function sender(run: PointsRun, planned: PlannedPoint, repeat: number, phase: LoadPhase) {
+  const {c, prompt} = run;
+  const w = c.config.workload;
+  const {point} = planned;
+  return async (index: number, tSchedNs: number): Promise<number> => {
+    const id = loadRequestId(run.runId, point.id, repeat, phase, index);
+    const salt = w.salt ? saltFor(run.bundleId, id) : null;
+    const text = saltedPrompt(salt, prompt.body);
+    const spec = {
+      id,
+      endpoint: c.config.target.endpoint,
+      prompt: text,
+      maxTokens: w.max_tokens,
+      ignoreEos: w.ignore_eos,
+      continuousUsage: run.probe.continuousUsage,
+      keepText: w.save_text
+    };
+    const res = await sendRequest(c.target, c.config, spec, c.control);
+    // record after the caller had the chance to dispatch the next request (closed loop)
+    const done = Promise.resolve().then(() => {
+      const who = {id, point: point.id, repeat, index, phase, tSchedNs, promptDigest: sha256Hex(text)};
+      const planned = {promptTokensIntended: prompt.intendedTokens, maxTokens: w.max_tokens, salt, promptText: text};
+      const rec = toRecord({...who, ...planned}, res, w.save_text);
+      run.writer.requests.append(redactRecord(rec, c.redact));
+      run.progress.tick(!looksFailed(res));
+    });
+    run.recording.add(done);
+    void done.finally(() => run.recording.delete(done));
+    return res.tEndNs ?? c.rel();
+  };
+}
+
+/** The note of planned requests that were never sent (indexes `from`…`to` of a phase) and why. */
+function notSent(phase: LoadPhase, from: number, to: number, control: RunControl): Record<string, unknown> {
+  const stop = control.stopped;
+  return {
+    phase,
+    from,
+    to,
+    reason: stop === null ? "the phase ended before they were due" : `${stop.kind}: ${stop.reason}`
+  };
+}
+
+/** Progress display only: a rough failure flag (the analyzer classifies for real). */
+function looksFailed(res: StreamResult): boolean {
+  return (
+    res.transportError !== null ||
+    res.httpStatus === null ||
+    res.httpStatus < 200 ||
+    res.httpStatus >= 300 ||
+    res.events.some((e) => e[2] === "error" || e[2] === "parse_error")
+  );
+}
