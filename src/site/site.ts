@@ -3,8 +3,8 @@
  * pre-build, and the build mode (the full site, or one standalone report for `inferscope report`).
  */
 import {comparability, comparabilityKey, seedOf, type Comparability, type Report} from "../analysis/index.ts";
-import {loadEvidence, type LoadedBundle} from "./evidence.ts";
-import {loadGroups, type Group} from "./groups.ts";
+import {loadEvidence, type LoadedBundle} from "../loaders/evidence.ts";
+import {loadGroups, type Group} from "../loaders/groups.ts";
 
 /** Pair pages are built inside a comparable set only up to this size (the set page always exists). */
 export const MAX_SET_FOR_PAIRS = 12;

@@ -1,10 +1,11 @@
 /**
- * The site's only I/O: finds every bundle under evidence/ (or $INFERSCOPE_EVIDENCE, or the exact folders
- * in $INFERSCOPE_BUNDLES), analyses it through the pure core, and fails the build with the complete list
- * of problems (file:line) when a bundle is invalid.
+ * The site's door to the evidence (with groups.ts and copyEvidence.ts, the only I/O of the site): finds
+ * every bundle of the evidence folder (or the exact folders of the build options), analyses it through
+ * the pure core, and fails the build with the complete list of problems (file:line) when a bundle is
+ * invalid.
  */
 import {existsSync, readdirSync, readFileSync} from "node:fs";
-import {delimiter, join, resolve} from "node:path";
+import {join} from "node:path";
 
 import {
   analyzeBundle,
@@ -18,8 +19,9 @@ import {
 } from "../analysis/index.ts";
 import {fsBundle} from "../io/fsBundle.ts";
 import {bundleSignature, type SignatureStatus} from "../io/signature.ts";
+import {buildOptions} from "../site/buildOptions.ts";
 
-export const EVIDENCE_DIR = resolve(process.env.INFERSCOPE_EVIDENCE ?? "evidence");
+export const EVIDENCE_DIR = buildOptions().evidenceDir;
 
 export interface LoadedBundle {
   dir: string;
@@ -33,12 +35,8 @@ export interface LoadedBundle {
 
 /** Bundle folders: every direct subfolder of the evidence folder holding a manifest.json (schema/ and others are skipped). */
 export function bundleDirs(root = EVIDENCE_DIR): string[] {
-  const explicit = process.env.INFERSCOPE_BUNDLES;
-  if (explicit)
-    return explicit
-      .split(delimiter)
-      .filter(Boolean)
-      .map((d) => resolve(d));
+  const explicit = buildOptions().bundles;
+  if (explicit) return explicit;
   if (!existsSync(root)) return [];
   return readdirSync(root, {withFileTypes: true})
     .filter((d) => d.isDirectory() && existsSync(join(root, d.name, "manifest.json")))

@@ -8,6 +8,7 @@ import {join} from "node:path";
 import {parse as parseYaml} from "yaml";
 import {z} from "zod";
 
+import {buildOptions} from "../site/buildOptions.ts";
 import {EVIDENCE_DIR} from "./evidence.ts";
 
 const Text = z.union([z.string().min(1), z.strictObject({en: z.string().min(1), zh: z.string().min(1)})]);
@@ -55,9 +56,9 @@ export function parseGroups(text: string, file: string, known: ReadonlySet<strin
   }));
 }
 
-/** The groups of evidence/groups.yaml (none when the file is absent). */
+/** The groups of evidence/groups.yaml (none when the file is absent or the build names exact bundles). */
 export function loadGroups(known: ReadonlySet<string>, root = EVIDENCE_DIR): Group[] {
   const path = join(root, "groups.yaml");
-  if (process.env.INFERSCOPE_BUNDLES || !existsSync(path)) return [];
+  if (buildOptions().bundles || !existsSync(path)) return [];
   return parseGroups(readFileSync(path, "utf8"), path, known);
 }

@@ -3,8 +3,7 @@
  * the same pure selectConfigs() as the build on the constraints in the form, and redraws the results with
  * DOM text nodes only. The constraints are mirrored in the URL query so a selection can be shared.
  */
-import type {Candidate} from "../analysis/select/candidates.ts";
-import {selectConfigs, type Constraints} from "../analysis/select/select.ts";
+import {selectConfigs, type Candidate, type Constraints} from "./browser.ts";
 
 type Labels = Record<
   | "rank"
@@ -72,7 +71,7 @@ export function enhanceSelect(doc: Document): void {
   if (!form || !results) return;
   const candidates = JSON.parse(form.dataset.candidates ?? "[]") as Candidate[];
   const labels = JSON.parse(form.dataset.labels ?? "{}") as Labels;
-  const lang = form.dataset.lang === "zh" ? "zh" : "en";
+  const lang = (["en", "zh"] as const).find((l) => l === form.dataset.lang) ?? "en";
   const fieldset = form.querySelector<HTMLFieldSetElement>("[data-enable]");
   if (fieldset) fieldset.disabled = false;
   form.querySelector("[data-static-note]")?.remove();

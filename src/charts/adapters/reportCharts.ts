@@ -7,15 +7,15 @@ import {
   type PointReport,
   type Report,
   type RunConfig
-} from "../analysis/index.ts";
-import {latencyCdf} from "../charts/latencyCdf.ts";
-import {percentilesVsLoad, type PercentileRow} from "../charts/percentilesVsLoad.ts";
-import {renderChart} from "../charts/render.ts";
-import {requestTimeline} from "../charts/requestTimeline.ts";
-import {telemetryChart} from "../charts/telemetry.ts";
-import {throughputVsLoad, type ThroughputRow} from "../charts/throughputVsLoad.ts";
-import {tokensPerEventHistogram} from "../charts/tokensPerEvent.ts";
-import {pick, type Lang} from "./i18n.ts";
+} from "../../analysis/index.ts";
+import {latencyCdf} from "../latencyCdf.ts";
+import {percentilesVsLoad, type PercentileRow} from "../percentilesVsLoad.ts";
+import {renderChart} from "../render.ts";
+import {requestTimeline} from "../requestTimeline.ts";
+import {telemetryChart} from "../telemetry.ts";
+import {throughputVsLoad, type ThroughputRow} from "../throughputVsLoad.ts";
+import {tokensPerEventHistogram} from "../tokensPerEvent.ts";
+import {pick, type Lang} from "../../i18n/index.ts";
 
 export interface BuiltChart {
   id: string;
