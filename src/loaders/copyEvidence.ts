@@ -12,10 +12,13 @@ import {bundleDirs} from "./evidence.ts";
 /**
  * Raw files a bundle may not publish: written by an older collector that kept credentials in the launch
  * arguments (`--api-key SECRET`), the manifest and the resolved config would put them on the site. Their
- * pages show the arguments redacted; the raw copies stay in the repository only.
+ * pages show the arguments redacted; the raw copies stay in the repository only. The reason is a code;
+ * the audit page words it in its language.
  */
-export function withheldFiles(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
+export type WithheldReason = "credential_in_launch_args";
+
+export function withheldFiles(dir: string): Map<string, WithheldReason> {
+  const out = new Map<string, WithheldReason>();
   const leaks = (args: unknown): boolean =>
     Array.isArray(args) && args.every((a) => typeof a === "string") && redactArgs(args).some((a, i) => a !== args[i]);
   try {
@@ -23,7 +26,7 @@ export function withheldFiles(dir: string): Map<string, string> {
       environment?: {server?: {launchArgs?: unknown}};
     };
     if (leaks(m.environment?.server?.launchArgs)) {
-      const why = "holds a credential in the server's launch arguments (recorded by an older collector)";
+      const why = "credential_in_launch_args";
       out.set("manifest.json", why);
       out.set("config.resolved.yaml", why);
       out.set("run.draft.json", why);

@@ -11,7 +11,8 @@
  */
 import {delimiter, resolve} from "node:path";
 
-export type StandaloneLang = "en" | "zh";
+const STANDALONE_LANGS = ["en", "zh"] as const;
+export type StandaloneLang = (typeof STANDALONE_LANGS)[number];
 
 export interface BuildOptions {
   /** The evidence folder, absolute. */
@@ -45,7 +46,7 @@ export function buildOptions(env: Env = process.env): BuildOptions {
           .filter(Boolean)
           .map((d) => resolve(d))
       : null,
-    standalone: standalone ? {lang: standalone === "zh" ? "zh" : "en"} : null,
+    standalone: standalone ? {lang: STANDALONE_LANGS.find((l) => l === standalone) ?? "en"} : null,
     base: env.BASE_PATH ?? "/",
     siteUrl: env.SITE_URL
   };

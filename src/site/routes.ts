@@ -12,7 +12,9 @@ export const siteLangs = (): readonly Lang[] => (STANDALONE ? [] : LANGS);
 /** getStaticPaths entries for the `[...lang]` rest parameter: English at the root, Chinese under /zh/. */
 export const langPaths = () => siteLangs().map((lang) => ({params: {lang: langParam(lang)}, props: {lang}}));
 
-export const langParam = (lang: Lang) => (lang === "en" ? undefined : lang);
+/** The `[...lang]` parameter of a language: none for English (the root), "zh" for Chinese. */
+const LANG_PARAM: Record<Lang, string | undefined> = {en: undefined, zh: "zh"};
+export const langParam = (lang: Lang) => LANG_PARAM[lang];
 
 /** The base path ("/" or "/inferscope/"), always with a trailing slash. */
 export function basePath(): string {

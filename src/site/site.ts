@@ -3,6 +3,7 @@
  * pre-build, and the build mode (the full site, or one standalone report for `inferscope report`).
  */
 import {comparability, comparabilityKey, seedOf, type Comparability, type Report} from "../analysis/index.ts";
+import {t, type UiKey} from "../i18n/index.ts";
 import {loadEvidence, type LoadedBundle} from "../loaders/evidence.ts";
 import {loadGroups, type Group} from "../loaders/groups.ts";
 
@@ -34,6 +35,12 @@ function workloadTitle(r: Report): string {
   return `${r.meta.model ?? "?"} · in ${w.prompt_tokens ?? "?"} / out ${w.max_tokens ?? "?"} tokens`;
 }
 
+/** A page title in both languages (pages pick one). */
+const both = (key: UiKey, vars: Record<string, string | number>) => ({
+  en: t("en", key, vars),
+  zh: t("zh", key, vars)
+});
+
 let cache: Promise<Site> | null = null;
 
 export function loadSite(): Promise<Site> {
@@ -56,11 +63,11 @@ export function loadSite(): Promise<Site> {
     for (const [key, members] of [...sets].sort((a, b) => a[0].localeCompare(b[0]))) {
       if (members.length < 2) continue;
       const ids = members.map((m) => m.report.bundle).sort();
-      const t = workloadTitle(members[0]!.report);
+      const title = workloadTitle(members[0]!.report);
       pages.push({
         slug: `set-${seedOf(key).toString(16).padStart(8, "0")}`,
         kind: "set",
-        title: {en: `${t} (${ids.length} bundles)`, zh: `${t}（${ids.length} 个证据包）`},
+        title: both("siteSetTitle", {workload: title, n: ids.length}),
         note: null,
         bundles: ids
       });
@@ -70,7 +77,7 @@ export function loadSite(): Promise<Site> {
             pages.push({
               slug: `${ids[i]}--vs--${ids[j]}`,
               kind: "pair",
-              title: {en: `${ids[i]} vs ${ids[j]}`, zh: `${ids[i]} 对比 ${ids[j]}`},
+              title: both("sitePairTitle", {a: ids[i]!, b: ids[j]!}),
               note: null,
               bundles: [ids[i]!, ids[j]!]
             });
