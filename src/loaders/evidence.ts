@@ -20,6 +20,7 @@ import {
 import {fsBundle} from "../io/fsBundle.ts";
 import {bundleSignature, type SignatureStatus} from "../io/signature.ts";
 import {buildOptions} from "../site/buildOptions.ts";
+import {withheldFiles, type WithheldReason} from "./withheld.ts";
 
 export const EVIDENCE_DIR = buildOptions().evidenceDir;
 
@@ -31,6 +32,8 @@ export interface LoadedBundle {
   config: RunConfig | null;
   /** The Ed25519 signature over the manifest, checked against evidence/allowed_signers. */
   signature: SignatureStatus & {signersFile: string | null};
+  /** Raw files not published with the site, and why (see withheld.ts). */
+  withheld: Map<string, WithheldReason>;
 }
 
 /** Bundle folders: every direct subfolder of the evidence folder holding a manifest.json (schema/ and others are skipped). */
@@ -58,7 +61,8 @@ export async function loadBundleDir(dir: string): Promise<LoadedBundle> {
     report,
     manifest: m === null ? null : parseManifest(m, FILE_NAMES.manifest).manifest,
     config: c === null ? null : parseConfig(c, FILE_NAMES.config).config,
-    signature: bundleSignature(dir)
+    signature: bundleSignature(dir),
+    withheld: withheldFiles(dir)
   };
 }
 

@@ -4,7 +4,8 @@ import {join} from "node:path";
 
 import {describe, expect, it} from "vitest";
 
-import {copyEvidence, withheldFiles} from "../../src/loaders/copyEvidence.ts";
+import {copyEvidence} from "../../src/loaders/copyEvidence.ts";
+import {withheldFiles} from "../../src/loaders/withheld.ts";
 
 /** Issue 11 item 1 on the site: a bundle an older collector wrote with a credential in its launch arguments. */
 describe("raw copies of a bundle whose manifest holds a credential", () => {
