@@ -14,7 +14,7 @@ export const ttftCdfChart: ReportChartAdapter = ({ok, lang}) => {
       caption: t(lang, "chartDistributionCdfPerLoad", {label: name}),
       note: t(lang, "chartSuccessfulRequestsDashedLines", {ttft: ttft.length}),
       svg: renderChart((document) =>
-        latencyCdf(ttft, {document, xLabel: `${name} (ms)`, yLabel: t(lang, "compareViewShareOfRequests")})
+        latencyCdf(ttft, {document, xLabel: `${name} (ms)`, yLabel: t(lang, "shareOfRequests")})
       )
     }
   ];
@@ -30,7 +30,7 @@ export const itlCdfChart: ReportChartAdapter = ({ok, lang}) => {
       caption: t(lang, "chartDistributionCdfOneValue", {label: name}),
       note: t(lang, "chartRequests", {itl: itl.length}),
       svg: renderChart((document) =>
-        latencyCdf(itl, {document, xLabel: `${name} (ms/token)`, yLabel: t(lang, "compareViewShareOfRequests")})
+        latencyCdf(itl, {document, xLabel: `${name} (ms/token)`, yLabel: t(lang, "shareOfRequests")})
       )
     }
   ];

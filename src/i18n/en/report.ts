@@ -75,7 +75,7 @@ export const enReport = {
   auditKind: "Kind",
   auditSourceTool: "Source tool",
   auditSourceFiles: "Source files",
-  auditNote: "Note",
+  note: "Note",
   auditLockfileSha256: "Lockfile sha256",
   auditConfigSha256: "Config sha256",
   auditPrng: "PRNG",

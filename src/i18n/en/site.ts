@@ -90,7 +90,7 @@ export const enSite = {
   apply: "Apply",
   reset: "Reset",
   noLimit: "empty = no limit",
-  compareViewShareOfRequests: "share of requests",
+  shareOfRequests: "share of requests",
   compareViewComparability: "Comparability",
   compareViewComparable: "Comparable: ",
   compareViewSameMeasureVersionModel:

@@ -74,7 +74,7 @@ export const zhReport: Record<keyof typeof enReport, string> = {
   auditKind: "类型",
   auditSourceTool: "来源工具",
   auditSourceFiles: "来源文件",
-  auditNote: "说明",
+  note: "说明",
   auditLockfileSha256: "锁文件 sha256",
   auditConfigSha256: "配置 sha256",
   auditPrng: "随机数",

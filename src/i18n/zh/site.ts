@@ -92,7 +92,7 @@ export const zhSite: Record<keyof typeof enSite, string> = {
   apply: "应用",
   reset: "重置",
   noLimit: "留空 = 不限制",
-  compareViewShareOfRequests: "请求占比",
+  shareOfRequests: "请求占比",
   compareViewComparability: "可比性",
   compareViewComparable: "可比：",
   compareViewSameMeasureVersionModel: "测量口径版本、模型、负载指纹相同，客户端健康已证明，且没有无效结论。",
