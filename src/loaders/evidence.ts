@@ -4,7 +4,7 @@
  * the pure core, and fails the build with the complete list of problems (file:line) when a bundle is
  * invalid.
  */
-import {existsSync, readdirSync, readFileSync} from "node:fs";
+import {existsSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 
 import {
@@ -20,6 +20,7 @@ import {
 import {fsBundle} from "../io/fsBundle.ts";
 import {bundleSignature, type SignatureStatus} from "../io/signature.ts";
 import {buildOptions} from "../site/buildOptions.ts";
+import {keepText} from "./keepText.ts";
 import {withheldFiles, type WithheldReason} from "./withheld.ts";
 
 export const EVIDENCE_DIR = buildOptions().evidenceDir;
@@ -47,20 +48,20 @@ export function bundleDirs(root = EVIDENCE_DIR): string[] {
     .sort();
 }
 
-function readOptional(path: string): string | null {
-  return existsSync(path) ? readFileSync(path, "utf8") : null;
-}
-
-/** Analyses one bundle folder with per-request rows and telemetry series kept (for charts and comparisons). */
+/**
+ * Analyses one bundle folder with per-request rows and telemetry series kept (for charts and comparisons).
+ * The manifest and config shown on the pages are parsed from the very text the analyzer read and digested.
+ */
 export async function loadBundleDir(dir: string): Promise<LoadedBundle> {
-  const report = await analyzeBundle(fsBundle(dir), {keepRows: true, keepSeries: true});
-  const m = readOptional(join(dir, FILE_NAMES.manifest));
-  const c = readOptional(join(dir, FILE_NAMES.config));
+  const kept = keepText(fsBundle(dir), [FILE_NAMES.manifest, FILE_NAMES.config]);
+  const report = await analyzeBundle(kept.source, {keepRows: true, keepSeries: true});
+  const m = kept.text(FILE_NAMES.manifest);
+  const c = kept.text(FILE_NAMES.config);
   return {
     dir,
     report,
-    manifest: m === null ? null : parseManifest(m, FILE_NAMES.manifest).manifest,
-    config: c === null ? null : parseConfig(c, FILE_NAMES.config).config,
+    manifest: m === undefined ? null : parseManifest(m, FILE_NAMES.manifest).manifest,
+    config: c === undefined ? null : parseConfig(c, FILE_NAMES.config).config,
     signature: bundleSignature(dir),
     withheld: withheldFiles(dir)
   };
