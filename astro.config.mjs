@@ -3,18 +3,21 @@ import {fileURLToPath} from "node:url";
 
 import {defineConfig} from "astro/config";
 
-import {copyEvidence} from "./src/lib/copyEvidence.ts";
+import {copyEvidence} from "./src/loaders/copyEvidence.ts";
+import {buildOptions} from "./src/site/buildOptions.ts";
 
 // The site is fully static; every number is computed at build time from evidence/.
-// BASE_PATH lets GitHub Pages serve it under /<repo>/ (e.g. BASE_PATH=/inferscope/).
-const base = process.env.BASE_PATH ?? "/";
-// `inferscope report` builds a single standalone page: no raw-file copies then.
-const standalone = Boolean(process.env.INFERSCOPE_STANDALONE);
+// The options come from src/site/buildOptions.ts, their one reader: the base path lets GitHub Pages serve
+// the site under /<repo>/ (BASE_PATH=/inferscope/); `inferscope report` builds a single standalone page,
+// with no raw-file copies then.
+const options = buildOptions();
+const base = options.base;
+const standalone = options.standalone !== null;
 
 export default defineConfig({
   output: "static",
   base,
-  site: process.env.SITE_URL,
+  site: options.siteUrl,
   trailingSlash: "ignore",
   build: {format: "directory", inlineStylesheets: "always"},
   i18n: {

@@ -184,5 +184,29 @@ export default tseslint.config(
       "import-x/no-cycle": ["error", {ignoreExternal: true}],
       "import-x/no-restricted-paths": ["error", {zones: floorZones}]
     }
+  },
+  {
+    // The site (docs/architecture.md, "Site"): the loaders and src/io are its only file-system code, and
+    // src/site/buildOptions.ts its only reader of the environment. test/site/layout.test.ts checks the
+    // arrows between the site's rooms, .astro files included; test/site/lint.test.ts proves these bite.
+    files: ["src/site/**/*.ts", "src/i18n/**/*.ts", "src/islands/**/*.ts", "src/charts/**/*.ts"],
+    ignores: ["src/site/buildOptions.ts"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        {name: "process", message: "the site reads its build options through src/site/buildOptions.ts only."}
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(node:)?(fs|fs/promises|child_process|net|http|https)$",
+              message: "the site's I/O lives in src/loaders (and src/io): pass data in."
+            }
+          ]
+        }
+      ]
+    }
   }
 );

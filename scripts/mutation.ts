@@ -1,11 +1,13 @@
 /**
- * npm run test:mutation -- <folder> [--incremental]
+ * npm run test:mutation -- <folder> [--incremental] [--timeout-factor F]
  * Mutation testing (StrykerJS with its vitest runner) of one folder of src/analysis, e.g. `gates` mutates
  * src/analysis/gates/**\/*.ts. Only the fast in-process unit tests listed in vitest.mutation.config.ts run
  * against the mutants, each mutant only against the tests that cover it. Not part of `npm test` or CI.
  *
  * Writes reports/mutation/<folder>/{mutation.html,mutation.json,survivors.txt,summary.json} and prints the
  * score last. --incremental reuses reports/mutation/<folder>/incremental.json from the previous run.
+ * --timeout-factor (Stryker's timeoutFactor, default 1.5): raise it on a loaded machine, where a slow
+ * test run is otherwise counted as a detected mutant (a timeout).
  * Exit codes: 0 done (whatever the score), 1 Stryker failed, 2 usage.
  */
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
@@ -16,11 +18,12 @@ import {Stryker} from "@stryker-mutator/core";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const ANALYSIS = join(ROOT, "src", "analysis");
-const USAGE = "usage: npm run test:mutation -- <folder> [--incremental]   (folder: a subfolder of src/analysis)";
+const USAGE =
+  "usage: npm run test:mutation -- <folder> [--incremental] [--timeout-factor F]   (folder: a subfolder of src/analysis)";
 
 const folders = readdirSync(ANALYSIS).filter((name) => statSync(join(ANALYSIS, name)).isDirectory());
 const {values: flags, positionals} = parseArgs({
-  options: {incremental: {type: "boolean", default: false}},
+  options: {incremental: {type: "boolean", default: false}, "timeout-factor": {type: "string", default: "1.5"}},
   allowPositionals: true
 });
 const folder = positionals[0];
@@ -30,6 +33,12 @@ if (folder === undefined || positionals.length > 1) {
 }
 if (!folders.includes(folder)) {
   console.error(`unknown src/analysis folder: ${folder} (one of: ${folders.sort().join(", ")})`);
+  process.exit(2);
+}
+
+const timeoutFactor = Number(flags["timeout-factor"]);
+if (!Number.isFinite(timeoutFactor) || timeoutFactor < 1) {
+  console.error(`--timeout-factor must be a number ≥ 1, got ${flags["timeout-factor"]}`);
   process.exit(2);
 }
 
@@ -52,6 +61,7 @@ try {
     mutate: [`src/analysis/${folder}/**/*.ts`],
     coverageAnalysis: "perTest",
     concurrency: 2,
+    timeoutFactor,
     incremental: flags.incremental,
     incrementalFile: join(out, "incremental.json"),
     tempDirName,

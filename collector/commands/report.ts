@@ -10,6 +10,7 @@ import {fileURLToPath} from "node:url";
 
 import type {Command} from "commander";
 
+import {withBuildOptions} from "../../src/site/buildOptions.ts";
 import {writeFileAtomic} from "../effects.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultIo, type Io} from "./io.ts";
@@ -50,19 +51,13 @@ export async function reportCommand(dir: string, o: ReportOptions, io: Io): Prom
   const out = resolve(o.out);
 
   const work = mkdtempSync(join(tmpdir(), "inferscope-report-"));
-  const saved = {...process.env};
   try {
-    Object.assign(process.env, {
-      INFERSCOPE_BUNDLES: bundle,
-      INFERSCOPE_STANDALONE: lang,
-      BASE_PATH: "/",
-      ASTRO_TELEMETRY_DISABLED: "1",
-      TZ: "UTC"
-    });
     io.err.info(`building the report of ${bundle}`);
     const {build} = await import("astro");
     try {
-      await build({root: ROOT, outDir: join(work, "dist"), cacheDir: join(work, "cache"), logLevel: "error"});
+      await withBuildOptions({bundles: [bundle], standalone: lang, base: "/"}, () =>
+        build({root: ROOT, outDir: join(work, "dist"), cacheDir: join(work, "cache"), logLevel: "error"})
+      );
     } catch (e) {
       throw new CliError(`report build failed for ${dir}: ${(e as Error).message}`, {exitCode: EXIT.usage, cause: e});
     }
@@ -81,9 +76,6 @@ export async function reportCommand(dir: string, o: ReportOptions, io: Io): Prom
     io.out(out);
     return out;
   } finally {
-    for (const k of ["INFERSCOPE_BUNDLES", "INFERSCOPE_STANDALONE", "BASE_PATH", "ASTRO_TELEMETRY_DISABLED", "TZ"])
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
     rmSync(work, {recursive: true, force: true});
   }
 }

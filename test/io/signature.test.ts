@@ -14,7 +14,7 @@ import {
 } from "../../src/io/signature.ts";
 import {bundleFiles, request, tokenEvents} from "../support/bundle.ts";
 import {spawnCli} from "../collector/helpers.ts";
-import {loadBundleDir, publishProblems} from "../../src/lib/evidence.ts";
+import {loadBundleDir, publishProblems} from "../../src/loaders/evidence.ts";
 
 /** Issue 11 item 5: Ed25519 signatures over the manifest, checked against a trusted-signers file. */
 const manifest = Buffer.from('{"bundleId":"b","files":[]}\n');

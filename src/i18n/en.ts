@@ -1,0 +1,8 @@
+/** The English table: every English string of the site, by key, assembled from one file per area. */
+import {enQuality} from "./en/quality.ts";
+import {enReport} from "./en/report.ts";
+import {enSite} from "./en/site.ts";
+
+export const en = {...enSite, ...enReport, ...enQuality} as const;
+
+export type UiKey = keyof typeof en;
