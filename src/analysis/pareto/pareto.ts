@@ -1,3 +1,5 @@
+import {group as d3Group, sort} from "d3-array";
+
 import type {Bilingual} from "../metrics/types.ts";
 import {isSummary, type PointReport, type Report} from "../report.ts";
 import {comparabilityKey} from "../compare/comparability.ts";
@@ -137,10 +139,13 @@ export function paretoOf(runs: readonly ParetoRun[]): Pareto {
     }
   }
   for (const cls of classes.values()) {
-    const groups = [...new Set(cls.points.map((p) => p.group))].sort();
-    for (const group of groups) {
+    const byGroup = sort(
+      d3Group(cls.points, (p) => p.group),
+      ([g]) => g
+    );
+    for (const [group, members] of byGroup) {
       const front = paretoFrontier(
-        cls.points.filter((p) => p.group === group),
+        members,
         (p) => p.x,
         (p) => p.y
       );

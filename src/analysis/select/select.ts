@@ -1,3 +1,5 @@
+import {groups, rollups} from "d3-array";
+
 import type {Bilingual} from "../metrics/types.ts";
 import type {PercentileKey} from "../stats/summarize.ts";
 import {SLO_METRICS, type Candidate, type SloMetric} from "./candidates.ts";
@@ -185,24 +187,21 @@ export function selectConfigs(candidates: readonly Candidate[], constraints: Con
     else excluded.push({candidate: c, reasons});
   }
   // Throughput per GPU is only comparable within a model: rank inside each model, recommend each model's first.
-  qualifying.sort((a, b) => (a.model ?? "").localeCompare(b.model ?? "") || byRank(a, b));
-  const ranks = new Map<string, number>();
-  const ranked = qualifying.map((candidate) => {
-    const m = candidate.model ?? "";
-    const rank = (ranks.get(m) ?? 0) + 1;
-    ranks.set(m, rank);
-    return {candidate, rank};
-  });
+  const ranked = groups(qualifying, (c) => c.model ?? "")
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([, sameModel]) => sameModel.sort(byRank).map((candidate, i) => ({candidate, rank: i + 1})));
   const recommended = ranked.filter((r) => r.rank === 1).sort((a, b) => byRank(a.candidate, b.candidate));
   excluded.sort((a, b) => byRank(a.candidate, b.candidate));
   let noRecommendation: Bilingual[] | null = null;
   if (ranked.length === 0) {
     if (candidates.length === 0) noRecommendation = [{en: "no measured configurations", zh: "没有已测量的配置"}];
     else {
-      const counts = new Map<ExclusionCode, number>();
-      for (const e of excluded)
-        for (const code of new Set(e.reasons.map((r) => r.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
-      noRecommendation = [...counts]
+      const codes = excluded.flatMap((e) => [...new Set(e.reasons.map((r) => r.code))]);
+      noRecommendation = rollups(
+        codes,
+        (v) => v.length,
+        (code) => code
+      )
         .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
         .map(([code, n]) => ({
           en: `${n} of ${candidates.length} configurations: ${REASON_SUMMARY[code].en}`,
