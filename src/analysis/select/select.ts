@@ -2,6 +2,7 @@ import {groups, rollups} from "d3-array";
 
 import type {Bilingual} from "../metrics/types.ts";
 import type {PercentileKey} from "../stats/summarize.ts";
+import {appendAll} from "../util/append.ts";
 import {SLO_METRICS, type Candidate, type SloMetric} from "./candidates.ts";
 
 export interface Constraints {
@@ -69,6 +70,32 @@ const LABEL: Record<SloMetric, string> = {ttft_ms: "TTFT", itl_ms: "ITL", e2e_ms
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 
+/** The quality limit: every scorer it applies to must have been run and meet the minimum. */
+function qualityExclusions(c: Candidate, k: Constraints): Exclusion[] {
+  const out: Exclusion[] = [];
+  if (k.minQuality === null) return out;
+  const rates = c.quality.filter((q) => (k.qualityScorer === null || q.scorer === k.qualityScorer) && q.rate !== null);
+  const scorer = k.qualityScorer ?? "any scorer";
+  if (rates.length === 0)
+    out.push({
+      code: "quality_not_evaluated",
+      text: {
+        en: `quality not evaluated (${scorer}): not evaluated is not zero, but it cannot meet a minimum`,
+        zh: `质量未评估（${scorer}）：未评估不等于 0，但无法满足最低要求`
+      }
+    });
+  for (const q of rates)
+    if (q.rate! < k.minQuality)
+      out.push({
+        code: "quality_below",
+        text: {
+          en: `${q.scorer} pass rate ${pct(q.rate!)} (n=${q.n}) < ${pct(k.minQuality)}`,
+          zh: `${q.scorer} 通过率 ${pct(q.rate!)}（n=${q.n}）< ${pct(k.minQuality)}`
+        }
+      });
+  return out;
+}
+
 /** Every reason a candidate fails the constraints (empty: it qualifies). */
 export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
   const out: Exclusion[] = [];
@@ -122,29 +149,7 @@ export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
         text: {en: `${what} ${fmt(v)} ms > ${fmt(limit)} ms`, zh: `${what} ${fmt(v)} ms > ${fmt(limit)} ms`}
       });
   }
-  if (k.minQuality !== null) {
-    const rates = c.quality.filter(
-      (q) => (k.qualityScorer === null || q.scorer === k.qualityScorer) && q.rate !== null
-    );
-    const scorer = k.qualityScorer ?? "any scorer";
-    if (rates.length === 0)
-      out.push({
-        code: "quality_not_evaluated",
-        text: {
-          en: `quality not evaluated (${scorer}): not evaluated is not zero, but it cannot meet a minimum`,
-          zh: `质量未评估（${scorer}）：未评估不等于 0，但无法满足最低要求`
-        }
-      });
-    for (const q of rates)
-      if (q.rate! < k.minQuality)
-        out.push({
-          code: "quality_below",
-          text: {
-            en: `${q.scorer} pass rate ${pct(q.rate!)} (n=${q.n}) < ${pct(k.minQuality)}`,
-            zh: `${q.scorer} 通过率 ${pct(q.rate!)}（n=${q.n}）< ${pct(k.minQuality)}`
-          }
-        });
-  }
+  appendAll(out, qualityExclusions(c, k));
   if (c.throughputPerGpu === null)
     out.push({
       code: "throughput_unknown",
