@@ -10,9 +10,11 @@ import {readdirSync, readFileSync, rmSync, statSync} from "node:fs";
 import {join} from "node:path";
 import {gzipSync} from "node:zlib";
 
+import {max, sum} from "d3-array";
+import {globSync} from "glob";
+
 import {buildSite, htmlPages, resolvePath, tempDir} from "../test/site/harness.ts";
 import {writeSiteBundle, type SiteBundleSpec} from "../test/site/synthSite.ts";
-import {max} from "d3-array";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,13 +51,9 @@ function spec(i: number): SiteBundleSpec {
   };
 }
 
+/** Bytes of every file under `dir`. */
 function dirBytes(dir: string): number {
-  let n = 0;
-  for (const e of readdirSync(dir, {withFileTypes: true})) {
-    const p = join(dir, e.name);
-    n += e.isDirectory() ? dirBytes(p) : statSync(p).size;
-  }
-  return n;
+  return sum(globSync("**", {cwd: dir, nodir: true, dot: true, absolute: true}), (f) => statSync(f).size);
 }
 
 const work = tempDir("inferscope-bench-site-");

@@ -11,10 +11,12 @@
  * The new bundle goes to .demo/evidence/ (not tracked); --out evidence writes into the shipped evidence.
  */
 import {spawn} from "node:child_process";
-import {cpSync, existsSync, mkdirSync, readdirSync, rmSync} from "node:fs";
+import {cpSync, mkdirSync, rmSync} from "node:fs";
 import {availableParallelism} from "node:os";
-import {join, resolve} from "node:path";
+import {dirname, join, resolve} from "node:path";
 import {parseArgs} from "node:util";
+
+import {globSync} from "glob";
 
 import {collectRun, CPU_SUITE} from "./engine/collectRun.ts";
 import {ensureEngine, RANDOM_WEIGHTS_NOTE} from "./engine/engine.ts";
@@ -61,6 +63,7 @@ function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<
   });
 }
 
+/** The demo, step by step (engine, model, server, collect, site); long because it reads as the numbered steps it prints. */
 async function main(): Promise<number> {
   const t0 = Date.now();
   const preset = args.preset as PresetName;
@@ -141,10 +144,10 @@ async function main(): Promise<number> {
   rmSync(siteEvidence, {recursive: true, force: true});
   mkdirSync(siteEvidence, {recursive: true});
   for (const src of [join(ROOT, "evidence"), resolve(ROOT, args.out!)])
-    if (existsSync(src))
-      for (const d of readdirSync(src, {withFileTypes: true}))
-        if (d.isDirectory() && existsSync(join(src, d.name, "manifest.json")))
-          cpSync(join(src, d.name), join(siteEvidence, d.name), {recursive: true});
+    for (const manifest of globSync("*/manifest.json", {cwd: src}).sort()) {
+      const d = dirname(manifest);
+      cpSync(join(src, d), join(siteEvidence, d), {recursive: true});
+    }
   const built = await run("npm", ["run", "build", "--silent"], {INFERSCOPE_EVIDENCE: siteEvidence});
   if (built.code !== 0) throw new Error(`site build failed (exit ${built.code})`);
   const id = bundle.split("/").pop();

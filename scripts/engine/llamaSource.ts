@@ -1,6 +1,7 @@
-import {existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, mkdtempSync, renameSync, rmSync} from "node:fs";
 import {join} from "node:path";
 
+import {writeFileAtomic} from "../lib/writeFileAtomic.ts";
 import {execBuffer, execOk} from "./exec.ts";
 import {LLAMA_CPP_COMMIT, NODE_LLAMA_CPP_VERSION, sourceDir} from "./paths.ts";
 
@@ -66,8 +67,6 @@ export async function llamaCppFile(repoPath: string, log: (line: string) => void
   }
   const bytes = await execBuffer("git", ["--git-dir", bare, "show", `${LLAMA_CPP_COMMIT}:${repoPath}`]);
   mkdirSync(join(out, ".."), {recursive: true});
-  const tmpFile = `${out}.${process.pid}.tmp`;
-  writeFileSync(tmpFile, bytes);
-  renameSync(tmpFile, out);
+  writeFileAtomic(out, [bytes]);
   return out;
 }

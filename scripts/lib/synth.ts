@@ -5,9 +5,11 @@
 import {mkdirSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 
+import {min} from "d3-array";
 import {stringify as toYaml} from "yaml";
 
 import {sealBundle} from "../../collector/bundle/seal.ts";
+import {sha256} from "../../src/io/fsBundle.ts";
 import {
   MEASURE_VERSION,
   RunConfigSpec,
@@ -24,7 +26,6 @@ import {
   type ServerScrape,
   type SseEvent
 } from "../../src/analysis/schema/index.ts";
-import {min} from "d3-array";
 
 const MS = 1_000_000;
 
@@ -283,7 +284,6 @@ export async function writeSynthBundle(b: SynthBundle): Promise<Manifest> {
     files.push("quality.jsonl");
   }
   b.beforeSeal?.(b.dir);
-  const {createHash} = await import("node:crypto");
   const manifest = await sealBundle(
     b.dir,
     {
@@ -298,7 +298,7 @@ export async function writeSynthBundle(b: SynthBundle): Promise<Manifest> {
       timeUnit: "ns",
       clockAnchors: [{wall: "2026-11-01T00:00:00.000Z", tNs: 0}],
       collector: {name: "inferscope-synth", version: "0.1.0", lockfileSha256: null, gitCommit: null, node: null},
-      configSha256: createHash("sha256").update(configText).digest("hex"),
+      configSha256: sha256(configText),
       durability: {fsyncIntervalMs: null},
       prng: null,
       loadPoints: b.points,

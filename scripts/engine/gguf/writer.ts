@@ -1,5 +1,4 @@
-import {closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync} from "node:fs";
-
+import {writeFileAtomic} from "../../lib/writeFileAtomic.ts";
 import {
   GGUF_DEFAULT_ALIGNMENT,
   GGUF_MAGIC,
@@ -175,23 +174,5 @@ export function encodeGgufToBuffer(input: GgufInput): Buffer {
  * `onChunk` sees every byte written, in order (e.g. to hash the file while writing). Returns the file size.
  */
 export function writeGgufFile(path: string, input: GgufInput, onChunk?: (chunk: Uint8Array) => void): number {
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "w");
-  let bytes = 0;
-  try {
-    for (const chunk of encodeGguf(input)) {
-      let off = 0;
-      while (off < chunk.byteLength) off += writeSync(fd, chunk, off, chunk.byteLength - off);
-      bytes += chunk.byteLength;
-      onChunk?.(chunk);
-    }
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, {force: true});
-    throw e;
-  }
-  closeSync(fd);
-  renameSync(tmp, path);
-  return bytes;
+  return writeFileAtomic(path, encodeGguf(input), onChunk);
 }

@@ -1,3 +1,5 @@
+import {intersection} from "d3-array";
+
 import type {RequestRow} from "../accumulate/point.ts";
 import {metricById} from "../metrics/registry.ts";
 import {isSummary, type PointReport, type Report} from "../report.ts";
@@ -217,12 +219,10 @@ export function compareRuns(runs: readonly CompareRun[], options: CompareOptions
       });
   } else {
     const [baseline, ...others] = runs;
-    const common = baseline!.load_points
-      .map((p) => p.id)
-      .filter((id) => others.every((r) => r.load_points.some((p) => p.id === id)));
+    const common = intersection(...runs.map((r) => r.load_points.map((p) => p.id)));
     for (const r of runs)
-      for (const p of r.load_points) if (!common.includes(p.id)) out.unmatched.push({bundle: r.bundle, point: p.id});
-    if (common.length === 0)
+      for (const p of r.load_points) if (!common.has(p.id)) out.unmatched.push({bundle: r.bundle, point: p.id});
+    if (common.size === 0)
       verdict.reasons.push({en: "no load point is shared by every bundle", zh: "没有所有证据包共有的负载点"});
     for (const point of common)
       for (const other of others)

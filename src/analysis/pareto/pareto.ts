@@ -1,3 +1,5 @@
+import {group as d3Group, sort} from "d3-array";
+
 import type {Bilingual} from "../metrics/types.ts";
 import {isSummary, type PointReport, type Report} from "../report.ts";
 import {comparabilityKey} from "../compare/comparability.ts";
@@ -55,6 +57,16 @@ function hasGpu(hardware: string): boolean {
   return !hardware.startsWith("CPU:") && hardware !== "unknown hardware";
 }
 
+/** Why a whole run stays off the chart (client health not shown, GPU count unknown on GPU hardware), else null. */
+function runExclusion(run: ParetoRun): Bilingual | null {
+  const g6 = run.gates.find((g) => g.id === "G6")?.status ?? "missing";
+  if (!["pass", "info", "warn"].includes(g6)) return {en: `client health (G6) ${g6}`, zh: `客户端健康（G6）${g6}`};
+  const gpus = run.meta.gpus;
+  if (!(gpus !== null && gpus > 0) && hasGpu(run.meta.hardware))
+    return {en: "GPU count unknown: no per-GPU throughput", zh: "GPU 数量未知：无法计算每 GPU 吞吐"};
+  return null;
+}
+
 /**
  * Throughput per GPU against interactivity, one chart per comparability class (never mixing models,
  * workloads or measure versions), the frontier computed per hardware · engine. INVALID points, runs
@@ -65,33 +77,14 @@ export function paretoOf(runs: readonly ParetoRun[]): Pareto {
   const classes = new Map<string, ParetoClass>();
   for (const run of runs) {
     const key = comparabilityKey(run);
-    if (key === null) {
-      excluded.push({
-        bundle: run.bundle,
-        point: null,
-        reason: {en: "model or measure version unknown", zh: "模型或测量口径版本未知"}
-      });
-      continue;
-    }
-    const g6 = run.gates.find((g) => g.id === "G6")?.status ?? "missing";
-    if (!["pass", "info", "warn"].includes(g6)) {
-      excluded.push({
-        bundle: run.bundle,
-        point: null,
-        reason: {en: `client health (G6) ${g6}`, zh: `客户端健康（G6）${g6}`}
-      });
+    const why =
+      key === null ? {en: "model or measure version unknown", zh: "模型或测量口径版本未知"} : runExclusion(run);
+    if (key === null || why !== null) {
+      excluded.push({bundle: run.bundle, point: null, reason: why!});
       continue;
     }
     const gpus = run.meta.gpus;
     const divisorKind: "gpu" | "host" = gpus !== null && gpus > 0 ? "gpu" : "host";
-    if (divisorKind === "host" && hasGpu(run.meta.hardware)) {
-      excluded.push({
-        bundle: run.bundle,
-        point: null,
-        reason: {en: "GPU count unknown: no per-GPU throughput", zh: "GPU 数量未知：无法计算每 GPU 吞吐"}
-      });
-      continue;
-    }
     const divisor = divisorKind === "gpu" ? gpus! : 1;
     const cls =
       classes.get(key) ??
@@ -137,10 +130,13 @@ export function paretoOf(runs: readonly ParetoRun[]): Pareto {
     }
   }
   for (const cls of classes.values()) {
-    const groups = [...new Set(cls.points.map((p) => p.group))].sort();
-    for (const group of groups) {
+    const byGroup = sort(
+      d3Group(cls.points, (p) => p.group),
+      ([g]) => g
+    );
+    for (const [group, members] of byGroup) {
       const front = paretoFrontier(
-        cls.points.filter((p) => p.group === group),
+        members,
         (p) => p.x,
         (p) => p.y
       );

@@ -1,3 +1,5 @@
+import {flatRollup} from "d3-array";
+
 import type {QualityRecord} from "../schema/records.ts";
 
 /** Pass rate of one scorer (at one quality version); "not evaluated" items are counted apart, never as fails. */
@@ -13,33 +15,22 @@ export interface QualityRate {
   rate: number | null;
 }
 
+/** Counts of one scorer's verdicts (at one quality version). */
+function tally(records: readonly QualityRecord[]): Omit<QualityRate, "scorer" | "qualityVersion"> {
+  const pass = records.filter((r) => r.verdict === "pass").length;
+  const fail = records.filter((r) => r.verdict === "fail").length;
+  const n = pass + fail;
+  return {pass, fail, notEvaluated: records.length - n, n, rate: n > 0 ? pass / n : null};
+}
+
 /** Pass rates per scorer and quality version, sorted by scorer. Scores of different versions stay apart. */
 export function qualityRates(records: readonly QualityRecord[]): QualityRate[] {
-  const by = new Map<string, QualityRate>();
-  for (const r of records) {
-    const key = `${r.scorer}\u0000${r.qualityVersion}`;
-    const q =
-      by.get(key) ??
-      by
-        .set(key, {
-          scorer: r.scorer,
-          qualityVersion: r.qualityVersion,
-          pass: 0,
-          fail: 0,
-          notEvaluated: 0,
-          n: 0,
-          rate: null
-        })
-        .get(key)!;
-    if (r.verdict === "pass") q.pass++;
-    else if (r.verdict === "fail") q.fail++;
-    else q.notEvaluated++;
-  }
-  for (const q of by.values()) {
-    q.n = q.pass + q.fail;
-    q.rate = q.n > 0 ? q.pass / q.n : null;
-  }
-  return [...by.values()].sort(
-    (a, b) => a.scorer.localeCompare(b.scorer) || a.qualityVersion.localeCompare(b.qualityVersion)
-  );
+  return flatRollup(
+    records,
+    tally,
+    (r) => r.scorer,
+    (r) => r.qualityVersion
+  )
+    .map(([scorer, qualityVersion, t]) => ({scorer, qualityVersion, ...t}))
+    .sort((a, b) => a.scorer.localeCompare(b.scorer) || a.qualityVersion.localeCompare(b.qualityVersion));
 }

@@ -1,5 +1,8 @@
+import {groups, rollups} from "d3-array";
+
 import type {Bilingual} from "../metrics/types.ts";
 import type {PercentileKey} from "../stats/summarize.ts";
+import {appendAll} from "../util/append.ts";
 import {SLO_METRICS, type Candidate, type SloMetric} from "./candidates.ts";
 
 export interface Constraints {
@@ -67,6 +70,32 @@ const LABEL: Record<SloMetric, string> = {ttft_ms: "TTFT", itl_ms: "ITL", e2e_ms
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 
+/** The quality limit: every scorer it applies to must have been run and meet the minimum. */
+function qualityExclusions(c: Candidate, k: Constraints): Exclusion[] {
+  const out: Exclusion[] = [];
+  if (k.minQuality === null) return out;
+  const rates = c.quality.filter((q) => (k.qualityScorer === null || q.scorer === k.qualityScorer) && q.rate !== null);
+  const scorer = k.qualityScorer ?? "any scorer";
+  if (rates.length === 0)
+    out.push({
+      code: "quality_not_evaluated",
+      text: {
+        en: `quality not evaluated (${scorer}): not evaluated is not zero, but it cannot meet a minimum`,
+        zh: `质量未评估（${scorer}）：未评估不等于 0，但无法满足最低要求`
+      }
+    });
+  for (const q of rates)
+    if (q.rate! < k.minQuality)
+      out.push({
+        code: "quality_below",
+        text: {
+          en: `${q.scorer} pass rate ${pct(q.rate!)} (n=${q.n}) < ${pct(k.minQuality)}`,
+          zh: `${q.scorer} 通过率 ${pct(q.rate!)}（n=${q.n}）< ${pct(k.minQuality)}`
+        }
+      });
+  return out;
+}
+
 /** Every reason a candidate fails the constraints (empty: it qualifies). */
 export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
   const out: Exclusion[] = [];
@@ -120,29 +149,7 @@ export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
         text: {en: `${what} ${fmt(v)} ms > ${fmt(limit)} ms`, zh: `${what} ${fmt(v)} ms > ${fmt(limit)} ms`}
       });
   }
-  if (k.minQuality !== null) {
-    const rates = c.quality.filter(
-      (q) => (k.qualityScorer === null || q.scorer === k.qualityScorer) && q.rate !== null
-    );
-    const scorer = k.qualityScorer ?? "any scorer";
-    if (rates.length === 0)
-      out.push({
-        code: "quality_not_evaluated",
-        text: {
-          en: `quality not evaluated (${scorer}): not evaluated is not zero, but it cannot meet a minimum`,
-          zh: `质量未评估（${scorer}）：未评估不等于 0，但无法满足最低要求`
-        }
-      });
-    for (const q of rates)
-      if (q.rate! < k.minQuality)
-        out.push({
-          code: "quality_below",
-          text: {
-            en: `${q.scorer} pass rate ${pct(q.rate!)} (n=${q.n}) < ${pct(k.minQuality)}`,
-            zh: `${q.scorer} 通过率 ${pct(q.rate!)}（n=${q.n}）< ${pct(k.minQuality)}`
-          }
-        });
-  }
+  appendAll(out, qualityExclusions(c, k));
   if (c.throughputPerGpu === null)
     out.push({
       code: "throughput_unknown",
@@ -185,24 +192,21 @@ export function selectConfigs(candidates: readonly Candidate[], constraints: Con
     else excluded.push({candidate: c, reasons});
   }
   // Throughput per GPU is only comparable within a model: rank inside each model, recommend each model's first.
-  qualifying.sort((a, b) => (a.model ?? "").localeCompare(b.model ?? "") || byRank(a, b));
-  const ranks = new Map<string, number>();
-  const ranked = qualifying.map((candidate) => {
-    const m = candidate.model ?? "";
-    const rank = (ranks.get(m) ?? 0) + 1;
-    ranks.set(m, rank);
-    return {candidate, rank};
-  });
+  const ranked = groups(qualifying, (c) => c.model ?? "")
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([, sameModel]) => sameModel.sort(byRank).map((candidate, i) => ({candidate, rank: i + 1})));
   const recommended = ranked.filter((r) => r.rank === 1).sort((a, b) => byRank(a.candidate, b.candidate));
   excluded.sort((a, b) => byRank(a.candidate, b.candidate));
   let noRecommendation: Bilingual[] | null = null;
   if (ranked.length === 0) {
     if (candidates.length === 0) noRecommendation = [{en: "no measured configurations", zh: "没有已测量的配置"}];
     else {
-      const counts = new Map<ExclusionCode, number>();
-      for (const e of excluded)
-        for (const code of new Set(e.reasons.map((r) => r.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
-      noRecommendation = [...counts]
+      const codes = excluded.flatMap((e) => [...new Set(e.reasons.map((r) => r.code))]);
+      noRecommendation = rollups(
+        codes,
+        (v) => v.length,
+        (code) => code
+      )
         .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
         .map(([code, n]) => ({
           en: `${n} of ${candidates.length} configurations: ${REASON_SUMMARY[code].en}`,

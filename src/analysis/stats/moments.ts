@@ -1,3 +1,10 @@
+/*
+ * Indexed loops rather than d3-array's reducers: those walk an iterator (for…of) with an accessor and
+ * cost 4× here on a 5M-value Float32 column (mean + min + max: 618 vs 147 ms), and keep ±Infinity, which
+ * these drop. test/analysis/stats/d3Parity.test.ts shows d3 gives the same numbers on finite input. d3's
+ * deviation is the sample std only, by Welford's update, whose last bits differ from the two-pass sum here.
+ */
+
 /** Mean of finite values; undefined for none (never 0). */
 export function mean(xs: ArrayLike<number>): number | undefined {
   let n = 0;

@@ -1,3 +1,5 @@
+import {quantile as d3Quantile} from "d3-array";
+
 import type {Samples} from "./column.ts";
 import {selectKth} from "./select.ts";
 
@@ -6,7 +8,7 @@ import {selectKth} from "./select.ts";
  * - nearest-rank: the ⌈p·n⌉-th smallest value (an observed value; "p·100 % of requests were at or below").
  *   The ModelRun spec, MLPerf LoadGen and InferScope's published percentiles.
  * - r7: linear interpolation between order statistics (numpy `linear`, R type 7). Peer-parity only.
- * - median: mean of the two middle values for even n (equals R-7 at 0.5).
+ * - median: mean of the two middle values for even n (R-7 at 0.5, up to the last bit).
  */
 export type QuantileMethod = "nearest-rank" | "r7";
 
@@ -17,7 +19,7 @@ export function finiteValues(values: Iterable<number | null | undefined>): Float
   return Float64Array.from(out);
 }
 
-/** Nearest-rank quantile of finite values; undefined for empty input or p outside [0, 1]. Reorders `xs`. */
+/** Nearest-rank quantile of finite values; undefined for empty input or p outside [0, 1]. Reorders `xs`. Ours: d3 has no nearest rank. */
 export function quantileNearestRank(xs: Samples, p: number): number | undefined {
   const n = xs.length;
   if (n === 0 || !(p >= 0 && p <= 1)) return undefined;
@@ -25,19 +27,19 @@ export function quantileNearestRank(xs: Samples, p: number): number | undefined 
   return selectKth(xs, rank - 1);
 }
 
-/** R-7 (numpy linear) quantile of finite values; undefined for empty input. Reorders `xs`. */
+/**
+ * R-7 (numpy linear) quantile: d3's quantile, which is R-7. Undefined for empty input or p outside [0, 1]
+ * (d3 would clamp p); NaN is skipped; `xs` is left as it is (d3 selects in a Float64 copy, so this is for
+ * peer-parity arrays, not the pooled sample columns). Where R-7 lands exactly on a −0, d3 returns +0.
+ */
 export function quantileR7(xs: Samples, p: number): number | undefined {
-  const n = xs.length;
-  if (n === 0 || !(p >= 0 && p <= 1)) return undefined;
-  const h = (n - 1) * p;
-  const lo = Math.floor(h);
-  const vLo = selectKth(xs, lo);
-  if (lo + 1 >= n || h === lo) return vLo;
-  const vHi = selectKth(xs, lo + 1, lo + 1);
-  return vLo + (h - lo) * (vHi - vLo);
+  return p >= 0 && p <= 1 ? d3Quantile(xs, p) : undefined;
 }
 
-/** Median: the middle value, or the mean of the two middle values. Reorders `xs`. */
+/**
+ * Median: the middle value, or the mean of the two middle values. Reorders `xs`. Not d3's median: that is
+ * R-7 at 0.5, lo + (hi − lo) / 2, which differs from (lo + hi) / 2 in the last bit for about one pair in ten.
+ */
 export function median(xs: Samples): number | undefined {
   const n = xs.length;
   if (n === 0) return undefined;

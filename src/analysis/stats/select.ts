@@ -1,8 +1,10 @@
 import type {Samples} from "./column.ts";
 /**
- * k-th smallest value (0-based) of `xs[lo..hi]`, in place, by Floyd–Rivest-style quickselect.
- * Linear time on average; reorders the array. Used by the quantile functions so large sample
- * columns (millions of chunk gaps) need no full sort.
+ * k-th smallest value (0-based) of `xs[lo..hi]`, in place: d3-array's quickselect (Floyd–Rivest),
+ * specialised to finite numbers. Linear time on average; reorders the array. Kept rather than imported:
+ * d3's calls a NaN-aware comparator for every comparison, measured 3.3× slower on a 5M-value Float32
+ * column (the five selections of a summary: 577 vs 175 ms), which the pooled chunk columns of a large run
+ * pay on every analysis. test/analysis/stats/d3Parity.test.ts proves it reorders exactly as d3's does.
  */
 export function selectKth(xs: Samples | number[], k: number, lo = 0, hi = xs.length - 1): number {
   while (hi > lo) {
