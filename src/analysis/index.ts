@@ -6,7 +6,8 @@ export {GATES, gateById} from "./gates/registry.ts";
 export type {GateDef, GateResult, GateStatus, FileCheck} from "./gates/types.ts";
 export {verdictOf, worst, type Verdict} from "./gates/verdict.ts";
 export {memorySource, type BundleSource, type FileStream} from "./ingest/source.ts";
-export {parseConfig, parseManifest} from "./ingest/header.ts";
+export {parseConfig} from "./ingest/config.ts";
+export {parseManifest} from "./ingest/manifest.ts";
 export {hardwareLabel} from "./meta.ts";
 export {
   METRICS,
@@ -24,7 +25,7 @@ export {
   type MetricValue,
   type RunMetricValue,
   type BundleMeta
-} from "./report.ts";
+} from "./report/types.ts";
 export * from "./schema/index.ts";
 export * from "./peers/index.ts";
 export * from "./stats/index.ts";

@@ -2,7 +2,7 @@ import {describe, expect, it} from "vitest";
 
 import {FAILURE_CLASSES, FAILURE_LABELS} from "../../src/analysis/derive/outcome.ts";
 import {gateById, GATES} from "../../src/analysis/gates/registry.ts";
-import {FALLBACK_CONFIG} from "../../src/analysis/ingest/header.ts";
+import {FALLBACK_CONFIG} from "../../src/analysis/ingest/config.ts";
 import {HEADLINE_METRICS, METRICS, metricById} from "../../src/analysis/metrics/registry.ts";
 import {RunConfigSpec} from "../../src/analysis/schema/index.ts";
 

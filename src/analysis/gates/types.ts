@@ -1,5 +1,7 @@
 import type {LedgerFacts} from "../accumulate/ledger.ts";
 import type {PointFacts} from "../accumulate/point.ts";
+import type {ClientFacts, TelemetryFacts} from "../accumulate/telemetry.ts";
+import type {FileCheck} from "../ingest/readBundle.ts";
 import type {Bilingual} from "../metrics/types.ts";
 import type {RunConfig} from "../schema/config.ts";
 import type {Manifest} from "../schema/manifest.ts";
@@ -23,30 +25,7 @@ export interface GateResult {
   points?: {point: string; status: GateStatus; reason: string}[];
 }
 
-export interface FileCheck {
-  path: string;
-  declared: {bytes: number; sha256: string} | null;
-  observed: {bytes: number; sha256: string} | null;
-}
-
-export interface ClientFacts {
-  samples: number;
-  /** Every loop sample: end of its window and length (ns), delay p99 (ms). Gates look at the windows of each point. */
-  loop: {tNs: number; windowNs: number; p99Ms: number | null; stalls: [number, number][] | null}[];
-  loopDelayP99MaxMs: number | null;
-  loopDelayMaxMs: number | null;
-  eluMax: number | null;
-  eluMean: number | null;
-  notes: {event: string; tNs: number; detail: Record<string, unknown>}[];
-}
-
-export interface TelemetryFacts {
-  scrapes: number;
-  failed: number;
-  firstError: string | null;
-  /** Why the telemetry source does not exist on the host (e.g. "nvidia-smi not found"), or null. */
-  unavailable: string | null;
-}
+export type {ClientFacts, FileCheck, TelemetryFacts};
 
 export interface GateContext {
   manifest: Manifest | null;

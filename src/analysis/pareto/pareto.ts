@@ -1,5 +1,5 @@
 import type {Bilingual} from "../metrics/types.ts";
-import {isSummary, type PointReport, type Report} from "../report.ts";
+import {isSummary, type PointReport, type Report} from "../report/types.ts";
 import {comparabilityKey} from "../compare/comparability.ts";
 import {paretoFrontier} from "./frontier.ts";
 

@@ -1,15 +1,15 @@
-import type {FailureExample, RequestRow} from "./accumulate/point.ts";
-import type {FileCheck, GateResult} from "./gates/types.ts";
-import type {Verdict} from "./gates/verdict.ts";
-import type {LoadPoint, Manifest, Provenance} from "./schema/manifest.ts";
-import type {QualityRecord, SourceRecord} from "./schema/records.ts";
-import type {Stability} from "./stats/stability.ts";
-import type {SourceComparisonRow} from "./peers/compare.ts";
-import type {Summary} from "./stats/summarize.ts";
-import type {SeriesPoint} from "./telemetry/series.ts";
-import type {Issue} from "./util/issues.ts";
-import type {CaseReport} from "./quality/cases.ts";
-import type {QualitySummary} from "./quality/summary.ts";
+import type {FailureExample, RequestRow} from "../accumulate/point.ts";
+import type {FileCheck, GateResult} from "../gates/types.ts";
+import type {Verdict} from "../gates/verdict.ts";
+import type {LoadPoint, Manifest, Provenance} from "../schema/manifest.ts";
+import type {QualityRecord, SourceRecord} from "../schema/records.ts";
+import type {Stability} from "../stats/stability.ts";
+import type {SourceComparisonRow} from "../peers/compare.ts";
+import type {Summary} from "../stats/summarize.ts";
+import type {SeriesPoint} from "../telemetry/series.ts";
+import type {Issue} from "../util/issues.ts";
+import type {CaseReport} from "../quality/cases.ts";
+import type {QualitySummary} from "../quality/summary.ts";
 
 /** A run-level metric value for one load point: pooled over repeats, with the spread across repeats. */
 export interface RunMetricValue {
