@@ -1,4 +1,5 @@
 import {BundleAccumulator} from "./accumulate/bundle.ts";
+import {POINT_REDUCERS} from "./gates/facts.ts";
 import {GATES} from "./gates/registry.ts";
 import {evaluateGates} from "./gates/verdict.ts";
 import {readHeader, readRecords} from "./ingest/readBundle.ts";
@@ -27,7 +28,7 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   const header = await readHeader(source, issues);
 
   // 2. accumulate: every data file streamed through its schema into per-point facts, the ledger, the client log
-  const accumulator = new BundleAccumulator(header, detail, issues);
+  const accumulator = new BundleAccumulator(header, POINT_REDUCERS, detail, issues);
   const files = await readRecords(source, header, accumulator.visitors(), issues);
   const facts = accumulator.finish();
 

@@ -1,5 +1,6 @@
 export {analyzeBundle, type AnalyzeOptions} from "./analyze.ts";
-export type {RequestRow, PointFacts, FailureExample} from "./accumulate/point.ts";
+export type {RequestRow, FailureExample} from "./accumulate/point.ts";
+export type {PointFacts} from "./gates/types.ts";
 export {deriveRequest, type DerivedRequest} from "./derive/request.ts";
 export {FAILURE_CLASSES, FAILURE_LABELS, type FailureClass} from "./derive/outcome.ts";
 export {GATES, gateById} from "./gates/registry.ts";

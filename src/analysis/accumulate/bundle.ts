@@ -7,13 +7,14 @@ import type {LoadPoint, Manifest} from "../schema/manifest.ts";
 import type {GpuSample, QualityRecord, ServerScrape, SourceRecord} from "../schema/records.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {RequestLedger, type LedgerFacts} from "./ledger.ts";
-import {PointAccumulator, type PointFacts} from "./point.ts";
+import {PointAccumulator, type CoreFacts, type FactsOf} from "./point.ts";
+import type {AnyPointReducer} from "./reducer.ts";
 import {ClientAccumulator, TelemetryAccumulator, type ClientFacts, type TelemetryFacts} from "./telemetry.ts";
 
 /** Everything the gates and the report need from a bundle's records, folded while they stream. */
-export interface BundleFacts {
+export interface BundleFacts<P extends CoreFacts = CoreFacts> {
   /** Every declared load point, in declaration order (those without requests included). */
-  points: PointFacts[];
+  points: P[];
   client: ClientFacts;
   server: TelemetryFacts;
   gpu: TelemetryFacts;
@@ -61,10 +62,10 @@ function deriveOptionsOf({manifest, config}: BundleHeader): DeriveOptions {
 
 /**
  * Routes each record of a bundle to what folds it: requests to their load point (or the case suite),
- * the ledger and the time-order check; the client log, scrapes, quality and source records to theirs.
+ * the ledger and the time-order check (each point feeds the reducers it is given); the client log, scrapes, quality and source records to theirs.
  */
-export class BundleAccumulator {
-  readonly #points = new Map<string, PointAccumulator>();
+export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
+  readonly #points = new Map<string, PointAccumulator<R>>();
   readonly #ledger: RequestLedger;
   readonly #unknownPoints = new Set<string>();
   readonly #derive: DeriveOptions;
@@ -78,9 +79,10 @@ export class BundleAccumulator {
   readonly #cases = new CaseAccumulator();
   readonly #importedRequests = new Map<string, DerivedRequest[]>();
 
-  constructor(header: BundleHeader, options: {keepRows: boolean; keepSeries: boolean}, issues: Issue[]) {
+  constructor(header: BundleHeader, reducers: R, options: {keepRows: boolean; keepSeries: boolean}, issues: Issue[]) {
     const declared = declaredPoints(header.manifest, header.config);
-    for (const p of declared) this.#points.set(p.id, new PointAccumulator(p, header.config, options.keepRows));
+    for (const p of declared)
+      this.#points.set(p.id, new PointAccumulator(p, header.config, reducers, options.keepRows));
     this.#ledger = new RequestLedger(declared);
     this.#derive = deriveOptionsOf(header);
     this.#imported = header.manifest?.provenance.kind === "imported";
@@ -144,7 +146,7 @@ export class BundleAccumulator {
       this.#issues.push(issue("error", "time_order", at.file, message, at.line, field));
   }
 
-  finish(): BundleFacts {
+  finish(): BundleFacts<CoreFacts & FactsOf<R>> {
     return {
       points: [...this.#points.values()].map((p) => p.finish()),
       client: this.#client.finish(),

@@ -1,7 +1,7 @@
 import type {LedgerFacts} from "../accumulate/ledger.ts";
-import type {PointFacts} from "../accumulate/point.ts";
 import type {ClientFacts, TelemetryFacts} from "../accumulate/telemetry.ts";
 import type {FileCheck} from "../ingest/readBundle.ts";
+import type {PointFacts} from "./facts.ts";
 import type {Bilingual} from "../metrics/types.ts";
 import type {RunConfig} from "../schema/config.ts";
 import type {Manifest} from "../schema/manifest.ts";
@@ -25,7 +25,7 @@ export interface GateResult {
   points?: {point: string; status: GateStatus; reason: string}[];
 }
 
-export type {ClientFacts, FileCheck, TelemetryFacts};
+export type {ClientFacts, FileCheck, PointFacts, TelemetryFacts};
 
 export interface GateContext {
   manifest: Manifest | null;

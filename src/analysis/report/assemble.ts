@@ -1,6 +1,6 @@
 import type {BundleFacts} from "../accumulate/bundle.ts";
 import {GATES} from "../gates/registry.ts";
-import type {GateContext, GateResult} from "../gates/types.ts";
+import type {GateContext, GateResult, PointFacts} from "../gates/types.ts";
 import {verdictOf} from "../gates/verdict.ts";
 import type {BundleRead} from "../ingest/readBundle.ts";
 import {bundleMeta} from "../meta.ts";
@@ -15,7 +15,11 @@ import {pointReport} from "./point.ts";
 import {isSummary, type Report} from "./types.ts";
 
 /** What the gates see: the header, the files, the points that have requests (all of them with a manifest), the facts. */
-export function gateContext({header, files}: BundleRead, facts: BundleFacts, issues: readonly Issue[]): GateContext {
+export function gateContext(
+  {header, files}: BundleRead,
+  facts: BundleFacts<PointFacts>,
+  issues: readonly Issue[]
+): GateContext {
   const {manifest, config} = header;
   return {
     manifest,
@@ -35,7 +39,7 @@ export function gateContext({header, files}: BundleRead, facts: BundleFacts, iss
 export function assembleReport(
   bundleId: string,
   read: BundleRead,
-  facts: BundleFacts,
+  facts: BundleFacts<PointFacts>,
   ctx: GateContext,
   gates: GateResult[],
   issues: Issue[]
@@ -66,7 +70,7 @@ export function assembleReport(
 }
 
 /** Imported bundles: the source tool's numbers against ours, and the import's caveats on our metrics. */
-function addSourceComparison(report: Report, facts: BundleFacts, issues: Issue[]): void {
+function addSourceComparison(report: Report, facts: BundleFacts<PointFacts>, issues: Issue[]): void {
   const inputs = new Map<string, PointInput>(
     facts.points.map((f) => [
       f.point.id,
@@ -85,7 +89,11 @@ function addSourceComparison(report: Report, facts: BundleFacts, issues: Issue[]
 }
 
 /** Rows (keepRows) and telemetry series with the client's notes (keepSeries), for charts and audits. */
-export function addDetail(report: Report, facts: BundleFacts, options: {keepRows: boolean; keepSeries: boolean}): void {
+export function addDetail(
+  report: Report,
+  facts: BundleFacts<PointFacts>,
+  options: {keepRows: boolean; keepSeries: boolean}
+): void {
   if (options.keepRows) report.rows = facts.points.flatMap((f) => f.rows);
   if (options.keepSeries) {
     report.series = [...serverSeries(facts.scrapes), ...gpuSeries(facts.gpuSamples)];

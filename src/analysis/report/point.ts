@@ -1,4 +1,4 @@
-import type {PointFacts} from "../accumulate/point.ts";
+import type {PointFacts} from "../gates/types.ts";
 import {GATES} from "../gates/registry.ts";
 import {verdictOf} from "../gates/verdict.ts";
 import {REQUEST_METRICS, RUN_METRIC_DEFS} from "../metrics/registry.ts";
