@@ -1,101 +1,49 @@
-import type {FailureExample, RequestRow} from "../accumulate/point.ts";
-import type {FileCheck, GateResult} from "../gates/types.ts";
-import type {Verdict} from "../gates/verdict.ts";
-import type {LoadPoint, Manifest, Provenance} from "../schema/manifest.ts";
-import type {QualityRecord, SourceRecord} from "../schema/records.ts";
-import type {Stability} from "../stats/stability.ts";
+import type {z} from "zod";
+
+import type {FailureExample as FailureExampleFact, RequestRow as RequestRowFact} from "../accumulate/point.ts";
+import type {FileCheck as FileCheckFact} from "../ingest/readBundle.ts";
+import type {GateResult as GateResultFact} from "../gates/types.ts";
 import type {SourceComparisonRow} from "../peers/compare.ts";
-import type {Summary} from "../stats/summarize.ts";
-import type {SeriesPoint} from "../telemetry/series.ts";
-import type {Issue} from "../util/issues.ts";
 import type {CaseReport} from "../quality/cases.ts";
 import type {QualitySummary} from "../quality/summary.ts";
+import type {Stability as StabilityFact} from "../stats/stability.ts";
+import type {Summary} from "../stats/summarize.ts";
+import type {SeriesPoint as SeriesPointFact} from "../telemetry/series.ts";
+import type {Issue as IssueFact} from "../util/issues.ts";
+import type * as S from "./schema.ts";
 
 /** A run-level metric value for one load point: pooled over repeats, with the spread across repeats. */
-export interface RunMetricValue {
-  value: number | null;
-  reason?: string;
-  /** What a reader must know about a non-null value (a bound, a caveat). */
-  note?: string;
-  /** Across repeats (present when the point has ≥ 2 repeats). */
-  stability?: Stability;
-}
+export type RunMetricValue = z.infer<typeof S.RunMetricValue>;
 
 /** A per-request or per-sample distribution, pooled over repeats. */
-export interface SummaryValue extends Summary {
-  /** Request metrics of points with ≥ 2 repeats: the spread of each repeat's median across repeats. */
-  stability?: Stability;
-  /** What a reader must know about these values (e.g. the output counts they rest on disagree with the stream). */
-  note?: string;
-}
+export type SummaryValue = z.infer<typeof S.SummaryValue>;
 
 export type MetricValue = SummaryValue | RunMetricValue;
 
 export const isSummary = (v: MetricValue): v is SummaryValue => "p50" in v;
 
-export interface PointReport {
-  id: string;
-  mode: LoadPoint["mode"];
-  value: number;
-  repeats: number;
-  /** Measured requests (warmup and cooldown excluded). */
-  n: number;
-  n_success: number;
-  n_warmup: number;
-  verdict: Verdict;
-  verdict_reasons: string[];
-  outcomes: Record<string, number>;
-  failures: FailureExample[];
-  finish_reasons: Record<string, number>;
-  usage_sources: Record<string, number>;
-  metrics: Record<string, MetricValue>;
-}
+export type PointReport = z.infer<typeof S.PointReport>;
 
-export interface BundleMeta {
-  model: string | null;
-  engine: string | null;
-  hardware: string;
-  gpus: number | null;
-  endpoint: string | null;
-  modes: string[];
-  labels: Record<string, string>;
-  startedAt: string | null;
-  finishedAt: string | null;
-  workload: {
-    prompt_tokens: number | null;
-    max_tokens: number | null;
-    ignore_eos: boolean | null;
-    temperature: number | null;
-  };
-  /** Digest-free fingerprint of what was asked of the server; equal strings mean the same workload. */
-  workloadKey: string;
-}
+export type BundleMeta = z.infer<typeof S.BundleMeta>;
 
-export interface Report {
-  bundle: string;
-  schema_version: number | null;
-  measure_version: string | null;
-  analyzer_version: string;
-  status: Manifest["status"];
-  provenance: Provenance | null;
-  verdict: Verdict;
-  verdict_reasons: string[];
-  gates: GateResult[];
-  load_points: PointReport[];
-  issues: Issue[];
-  files: FileCheck[];
-  meta: BundleMeta;
-  quality: QualityRecord[];
+/** The report of one bundle; the rows whose shape quality/ and peers/ define keep their own types. */
+export type Report = Omit<z.infer<typeof S.Report>, "quality_summary" | "cases" | "source_comparison"> & {
   /** Quality per version, case, scorer, condition, tier, constraint and needle cell (only when quality.jsonl has records). */
   quality_summary?: QualitySummary;
   /** Case-suite performance per case and tier (only when requests carry a caseId; those stay out of load_points). */
   cases?: CaseReport[];
-  sources: SourceRecord[];
   /** Imported bundles: the source tool's numbers, our recomputation of them, and our canonical metrics. */
   source_comparison?: SourceComparisonRow[];
-  /** Only with {keepRows: true}. */
-  rows?: RequestRow[];
-  /** Only with {keepSeries: true}. */
-  series?: SeriesPoint[];
-  notes?: {event: string; tS: number; detail: Record<string, unknown>}[];
-}
+};
+
+// The facts the analysis modules build are the schema's types: each pair must be mutually assignable.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const same = <T extends true>(): T | undefined => undefined;
+void same<Same<IssueFact, z.infer<typeof S.Issue>>>();
+void same<Same<FileCheckFact, z.infer<typeof S.FileCheck>>>();
+void same<Same<GateResultFact, z.infer<typeof S.GateResult>>>();
+void same<Same<StabilityFact, z.infer<typeof S.Stability>>>();
+void same<Same<Summary, Omit<SummaryValue, "stability" | "note">>>();
+void same<Same<FailureExampleFact, z.infer<typeof S.FailureExample>>>();
+void same<Same<RequestRowFact, z.infer<typeof S.RequestRow>>>();
+void same<Same<SeriesPointFact, z.infer<typeof S.SeriesPoint>>>();
