@@ -48,6 +48,10 @@ export interface PointOutcome {
 }
 
 interface GateBase {
+  /**
+   * One of GATE_IDS (schema/ids.ts; test/analysis/registries.test.ts keeps them equal). Typed as a string so
+   * that lookups by a report's gate id (a string in JSON) need no cast.
+   */
   id: string;
   slug: string;
   title: Bilingual;

@@ -2,14 +2,15 @@ import type {PointFacts} from "../gates/types.ts";
 import {GATES} from "../gates/registry.ts";
 import {verdictOf} from "../gates/verdict.ts";
 import {REQUEST_METRICS, RUN_METRIC_DEFS} from "../metrics/registry.ts";
+import type {MetricId} from "../schema/ids.ts";
 import {stability} from "../stats/stability.ts";
 import {summarize} from "../stats/summarize.ts";
 import type {MetricValue, PointReport, Report, RunMetricValue, SummaryValue} from "./types.ts";
 
-const REQUEST_IDS = new Set(REQUEST_METRICS.map((m) => m.id));
+const REQUEST_IDS: ReadonlySet<string> = new Set(REQUEST_METRICS.map((m) => m.id));
 
 /** Metrics whose values rest on the server's output token count (G8 states when the stream disagrees). */
-const COUNT_BASED = new Set([
+const COUNT_BASED: ReadonlySet<string> = new Set<MetricId>([
   "tpot_ms",
   "itl_ms",
   "decode_tok_s",
