@@ -4,12 +4,13 @@ import {judgeSlo} from "../metrics/goodput.ts";
 import {e2eMs, ttftMs} from "../metrics/latency.ts";
 import {REQUEST_METRICS, SAMPLE_METRICS} from "../metrics/registry.ts";
 import {itlMs} from "../metrics/speed.ts";
+import {measurementWindow} from "../metrics/window.ts";
 import type {PointTotals} from "../metrics/types.ts";
 import {isOpenLoop, type RunConfig} from "../schema/config.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
 import {Column, type Samples} from "../stats/column.ts";
 import type {AnyPointReducer} from "./reducer.ts";
-import {addToWindow, finishRepeat, newRepeat, poolTotals, type RepeatAccum, type RepeatFacts} from "./repeat.ts";
+import {finishRepeat, newRepeat, poolTotals, type RepeatAccum, type RepeatFacts} from "./repeat.ts";
 
 export type {RepeatFacts};
 
@@ -121,8 +122,7 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
     const t = rep.totals;
     t.measured++;
     this.#outcomes[d.outcome] = (this.#outcomes[d.outcome] ?? 0) + 1;
-    if (d.timeBase === "request") rep.timeBaseRequest++;
-    else addToWindow(rep, d);
+    measurementWindow.add(rep.window, d);
     this.#requestMetrics(rep, d, true);
     if (!d.success) {
       this.#example(d);
@@ -173,7 +173,7 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
     let timeBaseRequest = 0;
     const parts = new Map<string, Samples[]>(REQUEST_METRICS.map((m) => [m.id, []]));
     for (const [repeat, rep] of [...this.#repeats].sort((a, b) => a[0] - b[0])) {
-      timeBaseRequest += rep.timeBaseRequest;
+      timeBaseRequest += rep.window.timeBaseRequest;
       if (rep.totals.measured === 0) continue;
       const {facts, values} = finishRepeat(repeat, rep, this.#repeats.size >= 2);
       for (const [id, v] of values) parts.get(id)!.push(v);
@@ -186,7 +186,7 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
         columns.set(id, col.values()); // sample metrics: pooled as they come
       else columns.set(id, own.length === 1 ? own[0]! : concat(own));
     }
-    const known = [...this.#repeats.values()].filter((r) => r.tEndMax > r.tStartMin);
+    const known = [...this.#repeats.values()].map((r) => r.window).filter((w) => w.tEndMax > w.tStartMin);
     const spanNs: [number, number] | null =
       known.length > 0
         ? [
@@ -199,7 +199,7 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
       spanNs,
       openLoop: isOpenLoop(this.point.mode),
       phases: this.#phases,
-      totals: poolTotals(this.point, done),
+      totals: poolTotals(this.point, done, timeBaseRequest),
       repeats: done.map((x) => x.facts),
       outcomes: this.#outcomes,
       failureExamples: [...this.#examples.values()],

@@ -1,25 +1,15 @@
-import type {DerivedRequest} from "../derive/request.ts";
 import type {PointTotals} from "../metrics/types.ts";
+import {measurementWindow, pooledWindow, type WindowState} from "../metrics/window.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
-import {Column, type Samples} from "../stats/column.ts";
+import type {Column, Samples} from "../stats/column.ts";
 import {median} from "../stats/quantile.ts";
-import {inFlightProfile} from "./inflight.ts";
 
-/** The running state of one repeat of a load point: counts, the window's edges, dispatch times, metric columns. */
+/** The running state of one repeat of a load point: counts, the measurement window, warmups, metric columns. */
 export interface RepeatAccum {
   totals: PointTotals;
-  tStartMin: number;
-  tEndMax: number;
-  dispMin: number;
-  dispMax: number;
-  dispatched: number;
-  starts: Column;
-  ends: Column;
-  scheds: Column;
-  calls: Column;
+  window: WindowState;
   warmupEndMax: number;
   warmups: number;
-  timeBaseRequest: number;
   /** Per request metric: the values of this repeat (for the across-repeat stability of its median). */
   columns: Map<string, Column>;
 }
@@ -64,53 +54,16 @@ export const emptyTotals = (point: LoadPoint): PointTotals => ({
 export function newRepeat(point: LoadPoint): RepeatAccum {
   return {
     totals: emptyTotals(point),
-    tStartMin: Infinity,
-    tEndMax: -Infinity,
-    dispMin: Infinity,
-    dispMax: -Infinity,
-    dispatched: 0,
-    starts: new Column(),
-    ends: new Column(),
-    scheds: new Column(),
+    window: measurementWindow.init(),
     warmupEndMax: -Infinity,
     warmups: 0,
-    calls: new Column(),
-    columns: new Map(),
-    timeBaseRequest: 0
+    columns: new Map()
   };
 }
 
-/** A measured request on the shared clock widens its repeat's window and adds its dispatch and in-flight span. */
-export function addToWindow(rep: RepeatAccum, d: DerivedRequest): void {
-  const start = d.tStart;
-  const end = d.tEnd ?? d.tTokN ?? d.tDisp ?? start;
-  if (start !== null) rep.tStartMin = Math.min(rep.tStartMin, start);
-  if (end !== null) rep.tEndMax = Math.max(rep.tEndMax, end);
-  if (d.tSched !== null) rep.scheds.push(d.tSched);
-  const call = d.tCall ?? d.tDisp;
-  if (call !== null) rep.calls.push(call);
-  if (d.tDisp !== null) {
-    rep.dispatched++;
-    rep.dispMin = Math.min(rep.dispMin, d.tDisp);
-    rep.dispMax = Math.max(rep.dispMax, d.tDisp);
-    rep.starts.push(d.tDisp);
-    rep.ends.push(Math.max(d.tDisp, end ?? d.tDisp));
-  }
-}
-
-/** Seconds between consecutive times (ns), after sorting them. */
-function gapsS(times: Samples): number[] {
-  const sorted = times.slice().sort();
-  const out: number[] = [];
-  for (let i = 1; i < sorted.length; i++) out.push((sorted[i]! - sorted[i - 1]!) / 1e9);
-  return out;
-}
-
-const NOT_SHARED = "request start times are not on a shared clock (imported data)";
-
 /**
- * One repeat's window, mean and peak in flight, dispatch rate and per-metric medians (`several`: the
- * point has ≥ 2 repeats), and the values of each request metric column (drained: read them from here).
+ * One repeat's window (metrics/window.ts) into its totals, and per-metric medians (`several`: the point
+ * has ≥ 2 repeats), with the values of each request metric column (drained: read them from here).
  */
 export function finishRepeat(
   repeat: number,
@@ -118,19 +71,11 @@ export function finishRepeat(
   several: boolean
 ): {facts: RepeatFacts; values: Map<string, Samples>} {
   const t = rep.totals;
-  if (rep.timeBaseRequest > 0 || !(rep.tEndMax > rep.tStartMin)) {
-    t.windowS = null;
-    t.windowReason = rep.timeBaseRequest > 0 ? NOT_SHARED : "no measured request has start and end times";
-  } else t.windowS = (rep.tEndMax - rep.tStartMin) / 1e9;
-  const starts = rep.starts.values();
-  const ends = rep.ends.values();
-  const profile = inFlightProfile(starts, ends, rep.tStartMin, rep.tEndMax);
-  t.meanInFlight = t.windowS === null ? null : profile.mean;
-  const sustained = rep.dispatched >= 2 ? inFlightProfile(starts, ends, rep.dispMin, rep.dispMax).mean : null;
-  t.dispatchRate =
-    rep.dispatched >= 2 && rep.dispMax > rep.dispMin
-      ? ((rep.dispatched - 1) * 1e9) / (rep.dispMax - rep.dispMin)
-      : null;
+  const w = measurementWindow.finish(rep.window);
+  t.windowS = w.windowS;
+  if (w.windowReason !== undefined) t.windowReason = w.windowReason;
+  t.meanInFlight = w.meanInFlight;
+  t.dispatchRate = w.dispatchRate;
   const medians = new Map<string, number | null>();
   const values = new Map<string, Samples>();
   for (const [id, col] of rep.columns) {
@@ -142,11 +87,11 @@ export function finishRepeat(
   const facts: RepeatFacts = {
     repeat,
     totals: t,
-    peakInFlight: profile.peak,
-    sustainedInFlight: sustained,
-    interArrivalsS: gapsS(rep.scheds.values()),
-    dispatchGapsS: gapsS(rep.calls.values()),
-    warmupOverlapsMeasure: rep.warmupEndMax > rep.tStartMin && rep.warmupEndMax !== -Infinity,
+    peakInFlight: w.peakInFlight,
+    sustainedInFlight: w.sustainedInFlight,
+    interArrivalsS: w.interArrivalsS,
+    dispatchGapsS: w.dispatchGapsS,
+    warmupOverlapsMeasure: rep.warmupEndMax > rep.window.tStartMin && rep.warmupEndMax !== -Infinity,
     warmups: rep.warmups,
     medians
   };
@@ -168,36 +113,17 @@ const SUMMED = [
   "chunksUnknown"
 ] as const;
 
-/**
- * The point's totals pooled over its repeats: counts summed; the window is the sum of the repeats'
- * windows (unknown if any is), in flight the window-weighted mean, dispatch rate intervals over span.
- */
-export function poolTotals(point: LoadPoint, repeats: readonly {facts: RepeatFacts; rep: RepeatAccum}[]): PointTotals {
+/** The point's totals pooled over its measured repeats: counts summed, the window pooled (metrics/window.ts). */
+export function poolTotals(
+  point: LoadPoint,
+  repeats: readonly {facts: RepeatFacts; rep: RepeatAccum}[],
+  timeBaseRequest: number
+): PointTotals {
   const pooled = emptyTotals(point);
-  let windowSum = 0;
-  let windowKnown = true;
-  let inFlightArea = 0;
-  let dispatchSpanS = 0;
-  let dispatchIntervals = 0;
-  let timeBaseRequest = 0;
-  for (const {facts, rep} of repeats) {
-    const t = facts.totals;
-    timeBaseRequest += rep.timeBaseRequest;
-    if (t.windowS === null) windowKnown = false;
-    for (const k of SUMMED) pooled[k] += t[k];
-    if (t.windowS !== null) {
-      windowSum += t.windowS;
-      if (t.meanInFlight !== null) inFlightArea += t.meanInFlight * t.windowS;
-    }
-    if (t.dispatchRate !== null) {
-      dispatchSpanS += (rep.dispMax - rep.dispMin) / 1e9;
-      dispatchIntervals += rep.dispatched - 1;
-    }
-  }
-  if (windowKnown && windowSum > 0) {
-    pooled.windowS = windowSum;
-    pooled.meanInFlight = inFlightArea / windowSum;
-  } else pooled.windowReason = timeBaseRequest > 0 ? NOT_SHARED : "measurement window unknown";
-  pooled.dispatchRate = dispatchSpanS > 0 ? dispatchIntervals / dispatchSpanS : null;
-  return pooled;
+  for (const {facts} of repeats) for (const k of SUMMED) pooled[k] += facts.totals[k];
+  const window = pooledWindow(
+    repeats.map(({facts, rep}) => ({facts: facts.totals, state: rep.window})),
+    timeBaseRequest
+  );
+  return Object.assign(pooled, window);
 }
