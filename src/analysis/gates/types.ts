@@ -1,3 +1,5 @@
+import {z} from "zod";
+
 import type {LedgerFacts} from "../accumulate/ledger.ts";
 import type {ClientFacts, TelemetryFacts} from "../accumulate/telemetry.ts";
 import type {FileCheck} from "../ingest/readBundle.ts";
@@ -12,18 +14,27 @@ import type {Issue} from "../util/issues.ts";
  * not_evaluable = the evidence the gate needs is missing (never a pass, never a fail);
  * not_applicable = the gate does not apply to this run.
  */
-export type GateStatus = "pass" | "info" | "warn" | "fail" | "not_evaluable" | "not_applicable";
+export const GateStatus = z
+  .enum(["pass", "info", "warn", "fail", "not_evaluable", "not_applicable"])
+  .describe(
+    "info: a disclosed fact that does not affect the verdict; not_evaluable: the evidence the gate needs is missing; not_applicable: the gate does not apply"
+  );
+export type GateStatus = z.infer<typeof GateStatus>;
 
-export interface GateResult {
-  id: string;
-  slug: string;
-  status: GateStatus;
-  reason: string;
-  evidence: Record<string, unknown>;
-  threshold: string | null;
-  /** Per load point results, for point-scoped gates. */
-  points?: {point: string; status: GateStatus; reason: string}[];
-}
+/** One gate's result in the Report (report/schema.ts). */
+export const GateResult = z.object({
+  id: z.string().describe("G1, G2, …"),
+  slug: z.string().describe("snake_case name of the gate"),
+  status: GateStatus,
+  reason: z.string(),
+  evidence: z.record(z.string(), z.unknown()).describe("the numbers the status rests on"),
+  threshold: z.string().nullable(),
+  points: z
+    .array(z.object({point: z.string(), status: GateStatus, reason: z.string()}))
+    .optional()
+    .describe("per load point results, for point-scoped gates")
+});
+export type GateResult = z.infer<typeof GateResult>;
 
 export type {ClientFacts, FileCheck, PointFacts, TelemetryFacts};
 

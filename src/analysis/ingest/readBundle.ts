@@ -1,4 +1,4 @@
-import type {z} from "zod";
+import {z} from "zod";
 
 import type {RunConfig} from "../schema/config.ts";
 import type {FileEntry, Manifest} from "../schema/manifest.ts";
@@ -56,12 +56,17 @@ export interface BundleHeader {
   digests: ReadonlyMap<string, {bytes: number; sha256: string}>;
 }
 
-/** Observed against declared size and digest of one file. */
-export interface FileCheck {
-  path: string;
-  declared: {bytes: number; sha256: string} | null;
-  observed: {bytes: number; sha256: string} | null;
-}
+const Digest = z.object({bytes: z.number().int().nonnegative(), sha256: z.string()});
+
+/** Observed against declared size and digest of one file (G1; a Report's `files`). */
+export const FileCheck = z
+  .object({
+    path: z.string(),
+    declared: Digest.nullable().describe("size and sha256 the manifest lists (null: not listed)"),
+    observed: Digest.nullable().describe("size and sha256 as read (null: absent)")
+  })
+  .describe("declared against observed digest of one file (G1)");
+export type FileCheck = z.infer<typeof FileCheck>;
 
 /** A bundle as read: its header and the check of every file. */
 export interface BundleRead {

@@ -2,7 +2,8 @@ import {z} from "zod";
 
 import {LoadMode} from "../schema/config.ts";
 import {BundleStatus} from "../schema/manifest.ts";
-import {GateStatus, Issue, RunMetricValue, SummaryValue, Verdict} from "./schema.ts";
+import {GateStatus} from "../gates/types.ts";
+import {Issue, RunMetricValue, SummaryValue, Verdict} from "./schema.ts";
 
 /** Within one analyzer version a renamed metric keeps its old key, a copy of the new one marked so. */
 const deprecated = z

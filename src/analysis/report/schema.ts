@@ -1,13 +1,15 @@
 import {z} from "zod";
 
 import {FAILURE_CLASSES} from "../derive/outcome.ts";
+import {GateResult} from "../gates/types.ts";
+import {FileCheck} from "../ingest/readBundle.ts";
 import {BundleStatus, Provenance} from "../schema/manifest.ts";
 import {LoadMode} from "../schema/config.ts";
 import {QualityRecord, SourceRecord} from "../schema/records.ts";
 
 /**
  * The Report of `analyzeBundle` as a zod schema: the single source of its types (report/types.ts infers
- * them) and of the published JSON Schema (evidence/schema/report.v<ANALYZER_VERSION>.schema.json,
+ * them; the gate results and file checks are the zod schemas of gates/types.ts and ingest/readBundle.ts) and of the published JSON Schema (evidence/schema/report.v<ANALYZER_VERSION>.schema.json,
  * `npm run schema`). The compatibility rule is in docs/report-schema.md.
  */
 
@@ -24,35 +26,6 @@ export const Issue = z
     message: z.string()
   })
   .describe("a problem found in a bundle, located as precisely as possible");
-
-export const Digest = z.object({bytes: count, sha256: z.string()});
-
-export const FileCheck = z
-  .object({
-    path: z.string(),
-    declared: Digest.nullable().describe("size and sha256 the manifest lists (null: not listed)"),
-    observed: Digest.nullable().describe("size and sha256 as read (null: absent)")
-  })
-  .describe("declared against observed digest of one file (G1)");
-
-export const GateStatus = z
-  .enum(["pass", "info", "warn", "fail", "not_evaluable", "not_applicable"])
-  .describe(
-    "info: a disclosed fact that does not affect the verdict; not_evaluable: the evidence the gate needs is missing; not_applicable: the gate does not apply"
-  );
-
-export const GateResult = z.object({
-  id: z.string().describe("G1, G2, …"),
-  slug: z.string().describe("snake_case name of the gate"),
-  status: GateStatus,
-  reason: z.string(),
-  evidence: z.record(z.string(), z.unknown()).describe("the numbers the status rests on"),
-  threshold: z.string().nullable(),
-  points: z
-    .array(z.object({point: z.string(), status: GateStatus, reason: z.string()}))
-    .optional()
-    .describe("per load point results, for point-scoped gates")
-});
 
 export const Verdict = z.enum(["VALID", "INVALID", "INCONCLUSIVE"]);
 

@@ -1,8 +1,6 @@
 import type {z} from "zod";
 
 import type {FailureExample as FailureExampleFact, RequestRow as RequestRowFact} from "../accumulate/point.ts";
-import type {FileCheck as FileCheckFact} from "../ingest/readBundle.ts";
-import type {GateResult as GateResultFact} from "../gates/types.ts";
 import type {SourceComparisonRow} from "../peers/compare.ts";
 import type {CaseReport} from "../quality/cases.ts";
 import type {QualitySummary} from "../quality/summary.ts";
@@ -40,8 +38,6 @@ export type Report = Omit<z.infer<typeof S.Report>, "quality_summary" | "cases" 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same = <T extends true>(): T | undefined => undefined;
 void same<Same<IssueFact, z.infer<typeof S.Issue>>>();
-void same<Same<FileCheckFact, z.infer<typeof S.FileCheck>>>();
-void same<Same<GateResultFact, z.infer<typeof S.GateResult>>>();
 void same<Same<StabilityFact, z.infer<typeof S.Stability>>>();
 void same<Same<Summary, Omit<SummaryValue, "stability" | "note">>>();
 void same<Same<FailureExampleFact, z.infer<typeof S.FailureExample>>>();
