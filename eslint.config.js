@@ -48,6 +48,27 @@ const impureGlobals = [
   {name: "require", message: "src/analysis is pure: ESM imports only."}
 ];
 
+/** What keeps src/analysis pure (no I/O, no edges); every src/analysis lint block repeats it. */
+const ANALYSIS_PURE = [
+  {
+    regex: "^(node:|fs$|path$|os$|child_process$|http$|https$|net$|crypto$|worker_threads$|url$)",
+    message: "src/analysis is pure: no Node built-ins (I/O belongs at the edges)."
+  },
+  {regex: "(^|/)collector/", message: "src/analysis never imports the collector."},
+  {regex: "(^|/)(pages|components|charts|loaders|i18n)/", message: "imports flow one way: analysis ← site."}
+];
+
+/** Each floor of the analysis core and the floors above it, which it may not import. */
+const ANALYSIS_FLOORS = [
+  ["schema", ["ingest", "derive", "metrics", "accumulate", "gates", "report", "analyze"]],
+  ["ingest", ["metrics", "accumulate", "gates", "report", "analyze"]],
+  ["derive", ["metrics", "accumulate", "gates", "report", "analyze"]],
+  ["metrics", ["accumulate", "gates", "report", "analyze"]],
+  ["accumulate", ["gates", "report", "analyze"]],
+  ["gates", ["report", "analyze"]],
+  ["report", ["analyze"]]
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -140,18 +161,30 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          patterns: [
-            {
-              regex: "^(node:|fs$|path$|os$|child_process$|http$|https$|net$|crypto$|worker_threads$|url$)",
-              message: "src/analysis is pure: no Node built-ins (I/O belongs at the edges)."
-            },
-            {regex: "(^|/)collector/", message: "src/analysis never imports the collector."},
-            {regex: "(^|/)(pages|components|charts|loaders|i18n)/", message: "imports flow one way: analysis ← site."}
-          ]
+          patterns: ANALYSIS_PURE
         }
       ]
     }
   },
+  // The floors of the analysis core, bottom to top: schema (with the leaves stats, util) < ingest, derive <
+  // metrics < accumulate < gates < report < analyze.ts. A floor never imports one above it.
+  ...ANALYSIS_FLOORS.map(([dir, above]) => ({
+    files: [`src/analysis/${dir}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...ANALYSIS_PURE,
+            {
+              regex: `^\\.\\./(${above.join("|")})(/|\\.ts$)`,
+              message: `imports flow one way in src/analysis: ${dir}/ is below ${above.join(", ")} (docs/architecture.md).`
+            }
+          ]
+        }
+      ]
+    }
+  })),
   {
     files: ["collector/**/*.ts"],
     ignores: ["collector/cli.ts", "collector/commands/**"],

@@ -1,6 +1,7 @@
 /**
- * npm run schema — writes the JSON Schemas generated from the zod schemas to evidence/schema/ (and the
- * config schema to configs/run-config.schema.json).
+ * npm run schema — writes the JSON Schemas generated from the zod schemas to evidence/schema/: the bundle
+ * and run config (src/analysis/schema), the Report and `analyze --json` (src/analysis/report); and the
+ * config schema again to configs/run-config.schema.json.
  * test/schema.test.ts fails when the committed files are stale.
  */
 import {mkdirSync, writeFileSync} from "node:fs";

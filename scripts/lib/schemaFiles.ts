@@ -1,10 +1,14 @@
+import {analyzeJsonSchema, reportJsonSchema} from "../../src/analysis/report/jsonSchema.ts";
 import {bundleJsonSchema, configJsonSchema} from "../../src/analysis/schema/jsonSchema.ts";
-import {SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
+import {REPORT_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
 
 /** File name → content of every generated JSON Schema. */
 export function schemaFiles(): Record<string, string> {
+  const text = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
   return {
-    [`bundle.v${SCHEMA_VERSION}.schema.json`]: `${JSON.stringify(bundleJsonSchema(), null, 2)}\n`,
-    [`config.v${SCHEMA_VERSION}.schema.json`]: `${JSON.stringify(configJsonSchema(), null, 2)}\n`
+    [`bundle.v${SCHEMA_VERSION}.schema.json`]: text(bundleJsonSchema()),
+    [`config.v${SCHEMA_VERSION}.schema.json`]: text(configJsonSchema()),
+    [`report.v${REPORT_VERSION}.schema.json`]: text(reportJsonSchema()),
+    [`analyze.v${REPORT_VERSION}.schema.json`]: text(analyzeJsonSchema())
   };
 }

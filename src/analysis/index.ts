@@ -1,12 +1,14 @@
 export {analyzeBundle, type AnalyzeOptions} from "./analyze.ts";
-export type {RequestRow, PointFacts, FailureExample} from "./accumulate/point.ts";
+export type {RequestRow, FailureExample} from "./accumulate/point.ts";
+export type {PointFacts} from "./gates/types.ts";
 export {deriveRequest, type DerivedRequest} from "./derive/request.ts";
 export {FAILURE_CLASSES, FAILURE_LABELS, type FailureClass} from "./derive/outcome.ts";
 export {GATES, gateById} from "./gates/registry.ts";
 export type {GateDef, GateResult, GateStatus, FileCheck} from "./gates/types.ts";
 export {verdictOf, worst, type Verdict} from "./gates/verdict.ts";
 export {memorySource, type BundleSource, type FileStream} from "./ingest/source.ts";
-export {parseConfig, parseManifest} from "./ingest/header.ts";
+export {parseConfig} from "./ingest/config.ts";
+export {parseManifest} from "./ingest/manifest.ts";
 export {hardwareLabel} from "./meta.ts";
 export {
   METRICS,
@@ -24,7 +26,7 @@ export {
   type MetricValue,
   type RunMetricValue,
   type BundleMeta
-} from "./report.ts";
+} from "./report/types.ts";
 export * from "./schema/index.ts";
 export * from "./peers/index.ts";
 export * from "./stats/index.ts";

@@ -1,5 +1,5 @@
-import type {PointFacts} from "./accumulate/point.ts";
-import type {BundleMeta} from "./report.ts";
+import type {PointFacts} from "./gates/types.ts";
+import type {BundleMeta} from "./report/types.ts";
 import type {RunConfig} from "./schema/config.ts";
 import type {Manifest} from "./schema/manifest.ts";
 

@@ -2,9 +2,9 @@ import {describe, expect, it} from "vitest";
 
 import {FAILURE_CLASSES, FAILURE_LABELS} from "../../src/analysis/derive/outcome.ts";
 import {gateById, GATES} from "../../src/analysis/gates/registry.ts";
-import {FALLBACK_CONFIG} from "../../src/analysis/ingest/header.ts";
+import {FALLBACK_CONFIG} from "../../src/analysis/ingest/config.ts";
 import {HEADLINE_METRICS, METRICS, metricById} from "../../src/analysis/metrics/registry.ts";
-import {RunConfigSpec} from "../../src/analysis/schema/index.ts";
+import {GATE_IDS, GateId, METRIC_IDS, MetricId, RunConfigSpec} from "../../src/analysis/schema/index.ts";
 
 /**
  * The registries are the one place each gate and metric is defined; the methodology page, tables and
@@ -227,5 +227,19 @@ describe("failure classes", () => {
     for (const c of FAILURE_CLASSES) bilingual(FAILURE_LABELS[c], c);
     expect(new Set(FAILURE_CLASSES.map((c) => FAILURE_LABELS[c].en)).size).toBe(FAILURE_CLASSES.length);
     expect(new Set(FAILURE_CLASSES.map((c) => FAILURE_LABELS[c].zh)).size).toBe(FAILURE_CLASSES.length);
+  });
+});
+
+describe("typed ids (schema/ids.ts)", () => {
+  it("METRIC_IDS names every registry metric once, and nothing the registry lacks", () => {
+    expect(new Set(METRIC_IDS).size).toBe(METRIC_IDS.length);
+    expect([...METRIC_IDS].sort()).toEqual(METRICS.map((m) => m.id).sort());
+  });
+
+  it("GATE_IDS names every registry gate once; MetricId and GateId refuse an unknown id", () => {
+    expect([...GATE_IDS].sort()).toEqual(GATES.map((g) => g.id).sort());
+    expect(MetricId.safeParse("ttft_ms").success).toBe(true);
+    expect(MetricId.safeParse("ttft_s").success).toBe(false);
+    expect(GateId.safeParse("G15").success).toBe(false);
   });
 });

@@ -16,7 +16,7 @@ import {
   type Report,
   type RunMetricValue
 } from "../../src/analysis/index.ts";
-import type {SummaryValue} from "../../src/analysis/report.ts";
+import type {SummaryValue} from "../../src/analysis/report/types.ts";
 import {
   FILE_NAMES,
   MEASURE_VERSION,

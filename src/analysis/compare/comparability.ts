@@ -1,5 +1,5 @@
 import type {Bilingual} from "../metrics/types.ts";
-import type {Report} from "../report.ts";
+import type {Report} from "../report/types.ts";
 
 /** What a comparison needs to know about each bundle (a Report satisfies it). */
 export type ComparableRun = Pick<Report, "bundle" | "measure_version" | "verdict" | "gates"> & {

@@ -2,7 +2,7 @@ import {intersection} from "d3-array";
 
 import type {RequestRow} from "../accumulate/point.ts";
 import {metricById} from "../metrics/registry.ts";
-import {isSummary, type PointReport, type Report} from "../report.ts";
+import {isSummary, type PointReport, type Report} from "../report/types.ts";
 import {bootstrapMedianDiff, type Interval} from "../stats/bootstrap.ts";
 import {mulberry32, PRNG_NAME} from "../stats/prng.ts";
 import {median} from "../stats/quantile.ts";

@@ -85,54 +85,82 @@ export interface DeriveOptions {
 const isOk = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
 const DEFAULT_CLOSE_NS = 10_000 * 1e6;
 
-export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedRequest {
-  const events = r.events;
-  const emptyKind: EventKind = o.roleIsEmptyText ? "role" : "empty";
-  let tEv1: number | null = null;
-  let tContent1: number | null = null;
-  let tTerminal: number | null = null;
-  let lastEvent: number | null = null;
-  let errorEvents = 0;
-  let parseErrors = 0;
-  let done = false;
-  let deltaSum = 0;
-  let hasReasoning = false;
-  let nonEmpty = 0;
-  let empties = 0;
-  let lastFinish = -1;
-  const tokenIdx: number[] = [];
+/** One pass over a request's events: first and terminal times, token-carrying events, counts by kind. */
+interface EventScan {
+  tEv1: number | null;
+  tContent1: number | null;
+  tTerminal: number | null;
+  lastEvent: number | null;
+  errorEvents: number;
+  parseErrors: number;
+  done: boolean;
+  deltaSum: number;
+  hasReasoning: boolean;
+  nonEmpty: number;
+  empties: number;
+  lastFinish: number;
+  /** Indexes of the events that carry tokens. */
+  tokenIdx: number[];
+}
+
+function scanEvents(events: RequestRecord["events"], emptyKind: EventKind): EventScan {
+  const s: EventScan = {
+    tEv1: null,
+    tContent1: null,
+    tTerminal: null,
+    lastEvent: null,
+    errorEvents: 0,
+    parseErrors: 0,
+    done: false,
+    deltaSum: 0,
+    hasReasoning: false,
+    nonEmpty: 0,
+    empties: 0,
+    lastFinish: -1,
+    tokenIdx: []
+  };
   for (let i = 0; i < events.length; i++) {
     const [t, , kind, tokens] = events[i]!;
-    lastEvent = t;
+    s.lastEvent = t;
     if (kind === "done") {
-      done = true;
-      tTerminal ??= t;
+      s.done = true;
+      s.tTerminal ??= t;
       continue;
     }
-    if (tEv1 === null) tEv1 = t;
-    if (tokens !== null) deltaSum += tokens;
-    if (kind === "error") errorEvents++;
-    else if (kind === "parse_error") parseErrors++;
+    if (s.tEv1 === null) s.tEv1 = t;
+    if (tokens !== null) s.deltaSum += tokens;
+    if (kind === "error") s.errorEvents++;
+    else if (kind === "parse_error") s.parseErrors++;
     else if (kind === "finish") {
-      lastFinish = i;
-      tTerminal ??= t;
-    } else if (kind === emptyKind) empties++;
+      s.lastFinish = i;
+      s.tTerminal ??= t;
+    } else if (kind === emptyKind) s.empties++;
     if (TOKEN_KINDS.has(kind)) {
-      nonEmpty++;
-      tokenIdx.push(i);
-      if (kind === "reasoning") hasReasoning = true;
-      else if (tContent1 === null) tContent1 = t;
-    } else if (kind === emptyKind && tokens !== null && tokens >= 1) tokenIdx.push(i); // counted by the server
+      s.nonEmpty++;
+      s.tokenIdx.push(i);
+      if (kind === "reasoning") s.hasReasoning = true;
+      else if (s.tContent1 === null) s.tContent1 = t;
+    } else if (kind === emptyKind && tokens !== null && tokens >= 1) s.tokenIdx.push(i); // counted by the server
   }
-  if (tTerminal === null && r.finishReason !== null) tTerminal = lastEvent;
+  return s;
+}
 
-  const usageOut = r.usage?.completionTokens ?? null;
-  const out = r.usageSource === "none" ? null : (usageOut ?? (r.usageSource === "server_continuous" ? deltaSum : null));
-  const deltasKnown = r.usageSource === "server_continuous";
-
+/**
+ * Where the counted tokens are when the text events do not show them all (adds them to `s.tokenIdx`):
+ * tokens the server streamed only as empty-text chunks, and the end-of-sequence token on the finish chunk.
+ */
+function countedTokens(
+  r: RequestRecord,
+  s: EventScan,
+  emptyKind: EventKind,
+  out: number | null,
+  deltasKnown: boolean
+): {emptyText: boolean; eosOnFinish: boolean} {
+  const events = r.events;
+  const tokenIdx = s.tokenIdx;
   // The server counted tokens that it streamed only as empty-text chunks: those chunks are its tokens.
   let emptyText = false;
-  if (nonEmpty === 0 && tokenIdx.length === 0 && empties > 0 && out !== null && out >= 1) {
+  if (s.nonEmpty === 0 && tokenIdx.length === 0 && s.empties > 0 && out !== null && out >= 1) {
     emptyText = true;
     for (let i = 0; i < events.length; i++) if (events[i]![2] === emptyKind) tokenIdx.push(i);
   }
@@ -143,13 +171,43 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
   // chunk: the server counted one token and the answer is complete, and empty.
   let eosOnFinish = false;
   const lastToken = tokenIdx.at(-1) ?? -1;
-  if (lastFinish > lastToken) {
-    const delta = events[lastFinish]![3];
+  if (s.lastFinish > lastToken) {
+    const delta = events[s.lastFinish]![3];
     const natural = r.finishReason !== null && r.finishReason !== "length";
     if (deltasKnown ? delta !== null && delta >= 1 : natural && out !== null && out > tokenIdx.length)
       eosOnFinish = true;
   }
-  if (eosOnFinish) tokenIdx.push(lastFinish);
+  if (eosOnFinish) tokenIdx.push(s.lastFinish);
+  return {emptyText, eosOnFinish};
+}
+
+/** A successful stream the server kept open past its terminal marker: its end is its last event. */
+function hangOf(
+  r: RequestRecord,
+  s: EventScan,
+  tEnd: number | null,
+  closeNs: number
+): {tEnd: number | null; hung: boolean; hangNs: number | null} {
+  if (s.tTerminal === null || s.lastEvent === null || tEnd === null) return {tEnd, hung: false, hangNs: null};
+  const closedByClient = r.transportError === "close_timeout" || r.transportError === "timeout_body";
+  // measured from the terminal marker, as the gate (G29) and the collector's close timeout define it
+  if (closedByClient || tEnd - s.tTerminal > closeNs)
+    return {tEnd: s.lastEvent, hung: true, hangNs: tEnd - s.tTerminal};
+  return {tEnd, hung: false, hangNs: null};
+}
+
+export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedRequest {
+  const events = r.events;
+  const emptyKind: EventKind = o.roleIsEmptyText ? "role" : "empty";
+  const s = scanEvents(events, emptyKind);
+  if (s.tTerminal === null && r.finishReason !== null) s.tTerminal = s.lastEvent;
+
+  const usageOut = r.usage?.completionTokens ?? null;
+  const out =
+    r.usageSource === "none" ? null : (usageOut ?? (r.usageSource === "server_continuous" ? s.deltaSum : null));
+  const deltasKnown = r.usageSource === "server_continuous";
+  const {emptyText, eosOnFinish} = countedTokens(r, s, emptyKind, out, deltasKnown);
+  const tokenIdx = s.tokenIdx;
 
   let multi = 0;
   for (const i of tokenIdx) {
@@ -161,25 +219,21 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
 
   // Imported records do not hold the stream's terminal marker: the source tool's success verdict stands.
   const coverage = r.eventCoverage ?? "all";
-  const terminal = done || r.finishReason !== null || coverage !== "all";
-  const outcome = classify(r, {terminal, tokenEvents: tokenIdx.length, errorEvents, parseErrors});
+  const terminal = s.done || r.finishReason !== null || coverage !== "all";
+  const outcome = classify(r, {
+    terminal,
+    tokenEvents: tokenIdx.length,
+    errorEvents: s.errorEvents,
+    parseErrors: s.parseErrors
+  });
   const success = outcome === "success";
-
-  let tEnd = r.tEndNs ?? (coverage === "all" ? lastEvent : null);
-  let hung = false;
-  let hangNs: number | null = null;
-  if (success && tTerminal !== null && lastEvent !== null && tEnd !== null) {
-    const closedByClient = r.transportError === "close_timeout" || r.transportError === "timeout_body";
-    // measured from the terminal marker, as the gate (G29) and the collector's close timeout define it
-    if (closedByClient || tEnd - tTerminal > (o.closeNs ?? DEFAULT_CLOSE_NS)) {
-      hung = true;
-      hangNs = tEnd - tTerminal;
-      tEnd = lastEvent;
-    }
-  }
+  const end = r.tEndNs ?? (coverage === "all" ? s.lastEvent : null);
+  const {tEnd, hung, hangNs} = success
+    ? hangOf(r, s, end, o.closeNs ?? DEFAULT_CLOSE_NS)
+    : {tEnd: end, hung: false, hangNs: null};
   // empty-text events that were not taken as token events can still each hold a token the server counts
-  const uncountedEmpties = emptyText ? 0 : empties - tokenIdx.filter((i) => events[i]![2] === emptyKind).length;
-  const streamTokens = deltasKnown ? deltaSum : tokenIdx.length + uncountedEmpties;
+  const uncountedEmpties = emptyText ? 0 : s.empties - tokenIdx.filter((i) => events[i]![2] === emptyKind).length;
+  const streamTokens = deltasKnown ? s.deltaSum : tokenIdx.length + uncountedEmpties;
   return {
     record: r,
     outcome,
@@ -192,11 +246,11 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     tDisp: r.tDispNs,
     tHdr: r.tHdrNs,
     tByte1: r.tByte1Ns,
-    tEv1,
+    tEv1: s.tEv1,
     tTok1,
-    tContent1,
+    tContent1: s.tContent1,
     tTokN,
-    tTerminal,
+    tTerminal: s.tTerminal,
     tEnd,
     tokenIdx,
     tokenEvents: tokenIdx.length,
@@ -205,14 +259,14 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     cached: r.usage?.cachedTokens ?? null,
     deltasKnown: tokenIdx.length > 0 && deltasKnown && tokenIdx.every((i) => events[i]![3] !== null),
     multiTokenEvents: multi,
-    nonEmptyEvents: nonEmpty,
+    nonEmptyEvents: s.nonEmpty,
     streamTokens,
     emptyText,
     eosOnFinish,
     hung,
     hangNs,
-    hasReasoning,
-    errorEvents,
+    hasReasoning: s.hasReasoning,
+    errorEvents: s.errorEvents,
     timeBase: r.timeBase,
     chunksKnown: coverage !== "first_last"
   };

@@ -1,6 +1,52 @@
+import {isMeasured, type PointReducer} from "../accumulate/reducer.ts";
+import {isOpenLoop} from "../schema/config.ts";
 import {gammaCdf, gammaTwoSidedP} from "../stats/gamma.ts";
 import {exponentialCdf, ksTest} from "../stats/ks.ts";
 import type {BundleGate, PointGate} from "./types.ts";
+
+/** What the load gates read of a point's requests: schedule coverage, salting, warmup prompts sent again. */
+export interface LoadFacts {
+  /** Open-loop measured requests without a scheduled time. */
+  missingSchedule: number;
+  /** Measured requests without a scheduled time, any mode (imports record dispatch times only). */
+  unscheduled: number;
+  /** Measured requests sent without a salt although the workload salts prompts. */
+  unsalted: number;
+  /** Measured requests that sent, unsalted, a prompt a warmup request had already sent (G14). */
+  replayedWarmupPrompts: number;
+}
+
+interface LoadState {
+  facts: LoadFacts;
+  openLoop: boolean;
+  salted: boolean;
+  /** Digests of unsalted warmup prompts (up to 100,000). */
+  warmupPrompts: Set<string>;
+}
+
+export const loadFacts: PointReducer<LoadState, LoadFacts> = {
+  init: (point, config) => ({
+    facts: {missingSchedule: 0, unscheduled: 0, unsalted: 0, replayedWarmupPrompts: 0},
+    openLoop: isOpenLoop(point.mode),
+    salted: config.workload.salt,
+    warmupPrompts: new Set()
+  }),
+  add: (s, d) => {
+    const r = d.record;
+    if (r.phase === "warmup") {
+      if (r.salt === null && r.promptDigest !== null && s.warmupPrompts.size < 100_000)
+        s.warmupPrompts.add(r.promptDigest);
+      return;
+    }
+    if (!isMeasured(d)) return;
+    const f = s.facts;
+    if (s.openLoop && d.tSched === null) f.missingSchedule++;
+    if (d.tSched === null) f.unscheduled++;
+    if (r.salt === null && s.salted) f.unsalted++;
+    if (r.salt === null && r.promptDigest !== null && s.warmupPrompts.has(r.promptDigest)) f.replayedWarmupPrompts++;
+  },
+  finish: (s) => s.facts
+};
 
 /** Arrival processes' names in reasons. */
 const shapeName = (mode: string, shape: number): string =>

@@ -32,7 +32,7 @@ export const GATES: readonly GateDef[] = [
   streamClose
 ];
 
-const BY_ID = new Map(GATES.map((g) => [g.id, g]));
+const BY_ID = new Map<string, GateDef>(GATES.map((g) => [g.id, g]));
 export function gateById(id: string): GateDef {
   const g = BY_ID.get(id);
   if (!g) throw new Error(`unknown gate id: ${id}`);

@@ -1,4 +1,54 @@
+import {isMeasuredSuccess, type PointReducer} from "../accumulate/reducer.ts";
+import type {DerivedRequest} from "../derive/request.ts";
 import type {BundleGate, PointGate} from "./types.ts";
+
+/** What the streaming gates (G9 reasoning channel, G13 buffered streaming, stream close) read of a point. */
+export interface StreamingFacts {
+  reasoningRequests: number;
+  inlineThink: number;
+  fakeStreaming: number;
+  /** Buffered responses (up to 1,000): request id and when the burst arrived (the last token event), ns. */
+  bufferedBursts: {id: string; tNs: number}[];
+  /** Successful streams the server kept open after their terminal marker until the client closed them. */
+  hung: {count: number; maxS: number | null; example: string | null};
+}
+
+/**
+ * Buffered ("fake") streaming: ≥ 10 output tokens that arrived in at most 2 events, or whose events all
+ * arrived within 50 µs per token (> 20,000 tok/s for one request: a flush of held-back output, not decoding).
+ */
+export function isBuffered(d: DerivedRequest): boolean {
+  if (d.out === null || d.out < 10) return false;
+  if (d.tokenEvents <= 2) return true;
+  return d.tTok1 !== null && d.tTokN !== null && (d.tTokN - d.tTok1) / (d.out - 1) < 50_000;
+}
+
+export const streamingFacts: PointReducer<StreamingFacts, StreamingFacts> = {
+  init: () => ({
+    reasoningRequests: 0,
+    inlineThink: 0,
+    fakeStreaming: 0,
+    bufferedBursts: [],
+    hung: {count: 0, maxS: null, example: null}
+  }),
+  add: (f, d) => {
+    if (!isMeasuredSuccess(d)) return;
+    const r = d.record;
+    if (d.hasReasoning) f.reasoningRequests++;
+    if (r.responseText !== undefined && /<think>/i.test(r.responseText)) f.inlineThink++;
+    if (d.hung) {
+      f.hung.count++;
+      const s = d.hangNs === null ? null : d.hangNs / 1e9;
+      if (s !== null && (f.hung.maxS === null || s > f.hung.maxS)) f.hung.maxS = s;
+      f.hung.example ??= r.id;
+    }
+    if (d.chunksKnown && isBuffered(d)) {
+      f.fakeStreaming++;
+      if (f.bufferedBursts.length < 1000 && d.tTokN !== null) f.bufferedBursts.push({id: r.id, tNs: d.tTokN});
+    }
+  },
+  finish: (f) => f
+};
 
 export const ttftRule: PointGate = {
   id: "G9",

@@ -1,4 +1,161 @@
+import type {DerivedRequest} from "../derive/request.ts";
+import {isMeasuredSuccess, type PointReducer} from "../accumulate/reducer.ts";
+import type {RunConfig} from "../schema/config.ts";
 import type {PointGate} from "./types.ts";
+
+/** The stream's own token count against the server's (G8). */
+export interface TokenCheck {
+  /** Successful requests with a server count. */
+  checked: number;
+  /** Server count below the non-empty token events (each carries ≥ 1 token) beyond the tolerance. */
+  undercount: number;
+  /** Server count that the exact per-event deltas contradict beyond the tolerance. */
+  contradicted: number;
+  /**
+   * Without per-event counts: requests with more tokens than the stream showed events, beyond the tolerance
+   * and 2 tokens (a server may send no chunk for a token whose text it holds back: llama.cpp streams 30
+   * chunks for 32 tokens) — several tokens per chunk, held-back tokens, or an overcount.
+   */
+  unverified: number;
+  /** Σ server count and Σ stream count over the requests without per-event counts (the pooled surplus check). */
+  sumOutNoDeltas: number;
+  sumStreamNoDeltas: number;
+  /** Requests whose tokens arrived only as empty text (counted by the server). */
+  emptyText: number;
+  /** Requests whose end-of-sequence token rode on the finish chunk. */
+  eosOnFinish: number;
+  sumOut: number;
+  sumStream: number;
+  /** A few examples: [request id, server count, stream count]. */
+  examples: [string, number, number][];
+}
+
+/** What the token gates (G8, G10, G11, G12, prefix cache) read of a point's successful measured requests. */
+export interface TokenFacts {
+  tokens: TokenCheck;
+  outputLength: {checked: number; outside: number; expected: number | null; examples: number[]};
+  inputLength: {checked: number; outside: number; intendedMean: number | null; actualMean: number | null};
+  /** Requests that reused more cached prompt tokens than a chat template's prefix explains. */
+  cachedRequests: number;
+  cachedTokens: number;
+  /** Requests whose cached tokens fit a template prefix (≤ max(32, 10 % of the prompt)). */
+  cachedPrefixOnly: number;
+  /** Successful requests whose server reported a cached-token count (0 included). */
+  cachedKnown: number;
+  /** Successful requests with exact per-event token counts. */
+  deltasKnown: number;
+}
+
+interface TokenState {
+  config: RunConfig;
+  facts: Omit<TokenFacts, "inputLength">;
+  input: {checked: number; outside: number; intended: number; actual: number};
+}
+
+/** Cached prompt tokens a chat template's shared prefix can explain: max(32, 10 % of the prompt). */
+export const templatePrefixAllowance = (promptTokens: number | null): number => Math.max(32, 0.1 * (promptTokens ?? 0));
+
+/** The server's output count against the stream's own (G8), per successful request with a server count. */
+function checkTokens(c: TokenCheck, d: DerivedRequest, tol: number): void {
+  if (d.out === null || !d.chunksKnown) return;
+  c.checked++;
+  c.sumOut += d.out;
+  c.sumStream += d.streamTokens;
+  if (d.emptyText) c.emptyText++;
+  if (d.eosOnFinish) c.eosOnFinish++;
+  let flagged = false;
+  if (d.out < d.nonEmptyEvents * (1 - tol)) {
+    c.undercount++;
+    flagged = true;
+  } else if (d.deltasKnown) {
+    if (Math.abs(d.out - d.streamTokens) > tol * d.out) {
+      c.contradicted++;
+      flagged = true;
+    }
+  } else if (!d.emptyText) {
+    c.sumOutNoDeltas += d.out;
+    c.sumStreamNoDeltas += d.streamTokens;
+    if (d.out - d.streamTokens > Math.max(tol * d.out, 2)) {
+      c.unverified++;
+      flagged = true;
+    }
+  }
+  if (flagged && c.examples.length < 3) c.examples.push([d.record.id, d.out, d.streamTokens]);
+}
+
+/** Output length against max_tokens under ignore_eos (G11), prompt length against the intended one (G12). */
+function checkLengths(s: TokenState, d: DerivedRequest): void {
+  const r = d.record;
+  const {workload, gates} = s.config;
+  const out = s.facts.outputLength;
+  if (workload.ignore_eos && r.maxTokens !== null && d.out !== null) {
+    out.checked++;
+    out.expected = r.maxTokens;
+    if (Math.abs(d.out - r.maxTokens) > gates.output_tolerance * r.maxTokens) {
+      out.outside++;
+      if (out.examples.length < 5) out.examples.push(d.out);
+    }
+  }
+  if (r.promptTokensIntended !== null && d.in !== null) {
+    s.input.checked++;
+    s.input.intended += r.promptTokensIntended;
+    s.input.actual += d.in;
+    if (Math.abs(d.in - r.promptTokensIntended) > gates.input_tolerance * r.promptTokensIntended) s.input.outside++;
+  }
+}
+
+export const tokenFacts: PointReducer<TokenState, TokenFacts> = {
+  init: (_point, config) => ({
+    config,
+    facts: {
+      tokens: {
+        checked: 0,
+        undercount: 0,
+        contradicted: 0,
+        unverified: 0,
+        sumOutNoDeltas: 0,
+        sumStreamNoDeltas: 0,
+        emptyText: 0,
+        eosOnFinish: 0,
+        sumOut: 0,
+        sumStream: 0,
+        examples: []
+      },
+      outputLength: {checked: 0, outside: 0, expected: null, examples: []},
+      cachedRequests: 0,
+      cachedTokens: 0,
+      cachedPrefixOnly: 0,
+      cachedKnown: 0,
+      deltasKnown: 0
+    },
+    input: {checked: 0, outside: 0, intended: 0, actual: 0}
+  }),
+  add: (s, d) => {
+    if (!isMeasuredSuccess(d)) return;
+    const f = s.facts;
+    if (d.deltasKnown) f.deltasKnown++;
+    if (d.cached !== null) f.cachedKnown++;
+    checkTokens(f.tokens, d, s.config.gates.token_tolerance);
+    if (d.cached !== null && d.cached > 0) {
+      // A chat template's fixed prefix (BOS, role markers, a default system header) is shared by every
+      // request and legitimately cached; only reuse beyond that means the prompts were not unique.
+      if (d.cached > templatePrefixAllowance(d.in)) {
+        f.cachedRequests++;
+        f.cachedTokens += d.cached;
+      } else f.cachedPrefixOnly++;
+    }
+    checkLengths(s, d);
+  },
+  finish: ({facts, input}) => ({
+    ...facts,
+    inputLength: {
+      checked: input.checked,
+      outside: input.outside,
+      intendedMean: input.checked ? input.intended / input.checked : null,
+      actualMean: input.checked ? input.actual / input.checked : null
+    }
+  })
+};
 
 const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
 

@@ -1,5 +1,9 @@
+import {z} from "zod";
+
 import type {LedgerFacts} from "../accumulate/ledger.ts";
-import type {PointFacts} from "../accumulate/point.ts";
+import type {ClientFacts, TelemetryFacts} from "../accumulate/telemetry.ts";
+import type {FileCheck} from "../ingest/readBundle.ts";
+import type {PointFacts} from "./facts.ts";
 import type {Bilingual} from "../metrics/types.ts";
 import type {RunConfig} from "../schema/config.ts";
 import type {Manifest} from "../schema/manifest.ts";
@@ -10,43 +14,29 @@ import type {Issue} from "../util/issues.ts";
  * not_evaluable = the evidence the gate needs is missing (never a pass, never a fail);
  * not_applicable = the gate does not apply to this run.
  */
-export type GateStatus = "pass" | "info" | "warn" | "fail" | "not_evaluable" | "not_applicable";
+export const GateStatus = z
+  .enum(["pass", "info", "warn", "fail", "not_evaluable", "not_applicable"])
+  .describe(
+    "info: a disclosed fact that does not affect the verdict; not_evaluable: the evidence the gate needs is missing; not_applicable: the gate does not apply"
+  );
+export type GateStatus = z.infer<typeof GateStatus>;
 
-export interface GateResult {
-  id: string;
-  slug: string;
-  status: GateStatus;
-  reason: string;
-  evidence: Record<string, unknown>;
-  threshold: string | null;
-  /** Per load point results, for point-scoped gates. */
-  points?: {point: string; status: GateStatus; reason: string}[];
-}
+/** One gate's result in the Report (report/schema.ts). */
+export const GateResult = z.object({
+  id: z.string().describe("G1, G2, …"),
+  slug: z.string().describe("snake_case name of the gate"),
+  status: GateStatus,
+  reason: z.string(),
+  evidence: z.record(z.string(), z.unknown()).describe("the numbers the status rests on"),
+  threshold: z.string().nullable(),
+  points: z
+    .array(z.object({point: z.string(), status: GateStatus, reason: z.string()}))
+    .optional()
+    .describe("per load point results, for point-scoped gates")
+});
+export type GateResult = z.infer<typeof GateResult>;
 
-export interface FileCheck {
-  path: string;
-  declared: {bytes: number; sha256: string} | null;
-  observed: {bytes: number; sha256: string} | null;
-}
-
-export interface ClientFacts {
-  samples: number;
-  /** Every loop sample: end of its window and length (ns), delay p99 (ms). Gates look at the windows of each point. */
-  loop: {tNs: number; windowNs: number; p99Ms: number | null; stalls: [number, number][] | null}[];
-  loopDelayP99MaxMs: number | null;
-  loopDelayMaxMs: number | null;
-  eluMax: number | null;
-  eluMean: number | null;
-  notes: {event: string; tNs: number; detail: Record<string, unknown>}[];
-}
-
-export interface TelemetryFacts {
-  scrapes: number;
-  failed: number;
-  firstError: string | null;
-  /** Why the telemetry source does not exist on the host (e.g. "nvidia-smi not found"), or null. */
-  unavailable: string | null;
-}
+export type {ClientFacts, FileCheck, PointFacts, TelemetryFacts};
 
 export interface GateContext {
   manifest: Manifest | null;
@@ -69,6 +59,10 @@ export interface PointOutcome {
 }
 
 interface GateBase {
+  /**
+   * One of GATE_IDS (schema/ids.ts; test/analysis/registries.test.ts keeps them equal). Typed as a string so
+   * that lookups by a report's gate id (a string in JSON) need no cast.
+   */
   id: string;
   slug: string;
   title: Bilingual;

@@ -61,7 +61,7 @@ export function verdictOf(
   gates: readonly GateDef[],
   results: readonly GateResult[]
 ): {verdict: Verdict; reasons: string[]} {
-  const defs = new Map(gates.map((g) => [g.id, g]));
+  const defs = new Map<string, GateDef>(gates.map((g) => [g.id, g]));
   const invalid: string[] = [];
   const inconclusive: string[] = [];
   for (const r of results) {

@@ -17,7 +17,7 @@ export const REQUEST_METRICS = METRICS.filter((m): m is RequestMetric => m.kind 
 export const SAMPLE_METRICS = METRICS.filter((m): m is SampleMetric => m.kind === "sample");
 export const RUN_METRIC_DEFS = METRICS.filter((m): m is RunMetric => m.kind === "run");
 
-const BY_ID = new Map(METRICS.map((m) => [m.id, m]));
+const BY_ID = new Map<string, MetricDef>(METRICS.map((m) => [m.id, m]));
 
 export function metricById(id: string): MetricDef {
   const m = BY_ID.get(id);

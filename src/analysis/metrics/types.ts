@@ -1,4 +1,5 @@
 import type {DerivedRequest} from "../derive/request.ts";
+import type {MetricId} from "../schema/ids.ts";
 import type {QuantileMethod} from "../stats/quantile.ts";
 
 export interface Bilingual {
@@ -8,7 +9,7 @@ export interface Bilingual {
 
 interface MetricBase {
   /** Stable snake_case id with the unit last; appears in URLs, JSON output and goldens. */
-  id: string;
+  id: MetricId;
   label: Bilingual;
   unit: string;
   direction: "lower" | "higher" | "none";

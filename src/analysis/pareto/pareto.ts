@@ -1,7 +1,7 @@
 import {group as d3Group, sort} from "d3-array";
 
 import type {Bilingual} from "../metrics/types.ts";
-import {isSummary, type PointReport, type Report} from "../report.ts";
+import {isSummary, type PointReport, type Report} from "../report/types.ts";
 import {comparabilityKey} from "../compare/comparability.ts";
 import {paretoFrontier} from "./frontier.ts";
 

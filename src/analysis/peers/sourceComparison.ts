@@ -1,4 +1,4 @@
-import type {PointFacts} from "../accumulate/point.ts";
+import type {PointFacts} from "../gates/types.ts";
 import type {DerivedRequest} from "../derive/request.ts";
 import {RUN_METRIC_DEFS} from "../metrics/registry.ts";
 import {FILE_NAMES, type SourceRecord} from "../schema/records.ts";

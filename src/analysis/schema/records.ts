@@ -288,5 +288,12 @@ export const FILE_NAMES: Record<RecordRole | "config" | "manifest", string> = {
   source: "source.jsonl"
 };
 
+/** The role of each conventional file name (the manifest has none: it lists the others). */
+export const ROLE_BY_NAME: ReadonlyMap<string, RecordRole | "config"> = new Map(
+  (Object.entries(FILE_NAMES) as [RecordRole | "config" | "manifest", string][])
+    .filter((e): e is [RecordRole | "config", string] => e[0] !== "manifest")
+    .map(([role, name]) => [name, role])
+);
+
 /** The detached Ed25519 signature over manifest.json (optional; it cannot be listed in the manifest it signs). */
 export const SIGNATURE_FILE = "manifest.sig";

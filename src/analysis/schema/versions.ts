@@ -5,6 +5,7 @@
  *   Numbers measured under different measure versions are never put side by side.
  * - ANALYZER_VERSION: the meaning of a derived metric or gate (a change is a re-analysis, never a re-run).
  * - QUALITY_VERSION: the meaning of a quality scorer's verdicts.
+ * - REPORT_VERSION: the shape of the Report and of `analyze --json` (docs/report-schema.md says when to bump).
  */
 export const SCHEMA_VERSION = 2 as const;
 /** 2: connect and TLS recorded apart; connections reused by default; tCallNs marks the client's own start. */
@@ -13,3 +14,5 @@ export const MEASURE_VERSION = "2";
 export const ANALYZER_VERSION = "2";
 /** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */
 export const QUALITY_VERSION = "2";
+/** 1: the first published schema of the Report and of `analyze --json` (evidence/schema/{report,analyze}.v1.schema.json). */
+export const REPORT_VERSION = 1 as const;

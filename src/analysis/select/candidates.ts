@@ -1,4 +1,4 @@
-import {isSummary, type Report} from "../report.ts";
+import {isSummary, type Report} from "../report/types.ts";
 import type {PercentileKey} from "../stats/summarize.ts";
 import {qualityRates, type QualityRate} from "./quality.ts";
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {inFlightProfile} from "../../../src/analysis/accumulate/inflight.ts";
+import {inFlightProfile} from "../../../src/analysis/metrics/inflight.ts";
 import {
   chunkGaps,
   deriveRequest,

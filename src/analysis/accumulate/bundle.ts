@@ -1,0 +1,164 @@
+import {deriveRequest, type DeriveOptions, type DerivedRequest} from "../derive/request.ts";
+import {timeOrderViolations} from "../ingest/invariants.ts";
+import type {BundleHeader, IngestRecord, RecordAt, RecordVisitors} from "../ingest/readBundle.ts";
+import {CaseAccumulator} from "../quality/cases.ts";
+import {loadBlocks, type RunConfig} from "../schema/config.ts";
+import type {LoadPoint, Manifest} from "../schema/manifest.ts";
+import type {GpuSample, QualityRecord, ServerScrape, SourceRecord} from "../schema/records.ts";
+import {issue, type Issue} from "../util/issues.ts";
+import {RequestLedger, type LedgerFacts} from "./ledger.ts";
+import {PointAccumulator, type CoreFacts, type FactsOf} from "./point.ts";
+import type {AnyPointReducer} from "./reducer.ts";
+import {ClientAccumulator, TelemetryAccumulator, type ClientFacts, type TelemetryFacts} from "./telemetry.ts";
+
+/** Everything the gates and the report need from a bundle's records, folded while they stream. */
+export interface BundleFacts<P extends CoreFacts = CoreFacts> {
+  /** Every declared load point, in declaration order (those without requests included). */
+  points: P[];
+  client: ClientFacts;
+  server: TelemetryFacts;
+  gpu: TelemetryFacts;
+  ledger: LedgerFacts;
+  quality: QualityRecord[];
+  sources: SourceRecord[];
+  /** Case-suite requests (they carry a caseId and stay out of the load points). */
+  cases: CaseAccumulator;
+  /** Imported bundles: the measured derived requests per point (to recompute the source tool's numbers). */
+  importedRequests: Map<string, DerivedRequest[]>;
+  /** Only with keepSeries. */
+  scrapes: ServerScrape[];
+  gpuSamples: GpuSample[];
+}
+
+/** Load points declared in the manifest, or derived from the config when there is no manifest. */
+export function declaredPoints(manifest: Manifest | null, config: RunConfig): LoadPoint[] {
+  if (manifest) return manifest.loadPoints;
+  return loadBlocks(config).flatMap((b) =>
+    b.values.map((v) => ({
+      id: `${b.mode}-${v}`,
+      mode: b.mode,
+      value: v,
+      repeats: b.repeats,
+      requests: b.requests ?? null,
+      durationS: b.duration_s ?? null,
+      warmup: b.warmup,
+      maxConcurrency: b.max_concurrency ?? null,
+      burstiness: b.mode === "gamma" ? b.burstiness : null
+    }))
+  );
+}
+
+/** How a bundle's raw records become derived requests (the bundle's version and endpoint decide). */
+function deriveOptionsOf({manifest, config}: BundleHeader): DeriveOptions {
+  return {
+    // Bundle v1 wrote an empty-text delta as `role`; completions streams have no role chunks, so there it was empty text.
+    roleIsEmptyText:
+      manifest?.schemaVersion === 1 &&
+      manifest.provenance.kind === "collected" &&
+      config.target.endpoint === "completions",
+    closeNs: config.target.timeouts.close_ms * 1e6
+  };
+}
+
+/**
+ * Routes each record of a bundle to what folds it: requests to their load point (or the case suite),
+ * the ledger and the time-order check (each point feeds the reducers it is given); the client log, scrapes, quality and source records to theirs.
+ */
+export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
+  readonly #points = new Map<string, PointAccumulator<R>>();
+  readonly #ledger: RequestLedger;
+  readonly #unknownPoints = new Set<string>();
+  readonly #derive: DeriveOptions;
+  readonly #imported: boolean;
+  readonly #issues: Issue[];
+  readonly #client = new ClientAccumulator();
+  readonly #server: TelemetryAccumulator<ServerScrape>;
+  readonly #gpu: TelemetryAccumulator<GpuSample>;
+  readonly #quality: QualityRecord[] = [];
+  readonly #sources: SourceRecord[] = [];
+  readonly #cases = new CaseAccumulator();
+  readonly #importedRequests = new Map<string, DerivedRequest[]>();
+
+  constructor(header: BundleHeader, reducers: R, options: {keepRows: boolean; keepSeries: boolean}, issues: Issue[]) {
+    const declared = declaredPoints(header.manifest, header.config);
+    for (const p of declared)
+      this.#points.set(p.id, new PointAccumulator(p, header.config, reducers, options.keepRows));
+    this.#ledger = new RequestLedger(declared);
+    this.#derive = deriveOptionsOf(header);
+    this.#imported = header.manifest?.provenance.kind === "imported";
+    this.#issues = issues;
+    this.#server = new TelemetryAccumulator("server", options.keepSeries);
+    this.#gpu = new TelemetryAccumulator("gpu", options.keepSeries);
+  }
+
+  visitors(): RecordVisitors {
+    return {
+      requests: (r, at) => this.#request(r, at),
+      client_metrics: (r) => {
+        this.#client.add(r);
+        if (r.kind === "note") this.#ledger.note(r);
+      },
+      server_metrics: (r) => this.#server.add(r),
+      gpu_metrics: (r) => this.#gpu.add(r),
+      quality: (r) => this.#quality.push(r),
+      source: (r) => this.#sources.push(r),
+      schedule: (r) => this.#ledger.schedule(r)
+    };
+  }
+
+  #request(r: IngestRecord<"requests">, at: RecordAt): void {
+    const where = `${at.file}:${at.line}`;
+    if (r.caseId !== undefined) {
+      this.#ledger.requestId(r.id, where);
+      this.#timeOrder(r, at);
+      this.#cases.add(deriveRequest(r, this.#derive));
+      return;
+    }
+    const acc = this.#points.get(r.point);
+    if (!acc) {
+      if (!this.#unknownPoints.has(r.point))
+        this.#issues.push(
+          issue(
+            "error",
+            "unknown_point",
+            at.file,
+            `load point "${r.point}" is not declared in the manifest`,
+            at.line,
+            "point"
+          )
+        );
+      this.#unknownPoints.add(r.point);
+      return;
+    }
+    this.#timeOrder(r, at);
+    this.#ledger.request(r, where);
+    const d = deriveRequest(r, this.#derive);
+    acc.add(d);
+    if (this.#imported && r.phase === "measure") {
+      const list = this.#importedRequests.get(r.point) ?? [];
+      list.push(d);
+      this.#importedRequests.set(r.point, list);
+    }
+  }
+
+  #timeOrder(r: IngestRecord<"requests">, at: RecordAt): void {
+    for (const [field, message] of timeOrderViolations(r))
+      this.#issues.push(issue("error", "time_order", at.file, message, at.line, field));
+  }
+
+  finish(): BundleFacts<CoreFacts & FactsOf<R>> {
+    return {
+      points: [...this.#points.values()].map((p) => p.finish()),
+      client: this.#client.finish(),
+      server: this.#server.facts,
+      gpu: this.#gpu.facts,
+      ledger: this.#ledger.finish(),
+      quality: this.#quality,
+      sources: this.#sources,
+      cases: this.#cases,
+      importedRequests: this.#importedRequests,
+      scrapes: this.#server.series,
+      gpuSamples: this.#gpu.series
+    };
+  }
+}

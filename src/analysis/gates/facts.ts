@@ -1,0 +1,13 @@
+import type {CoreFacts, FactsOf} from "../accumulate/point.ts";
+import {loadFacts} from "./load.ts";
+import {streamingFacts} from "./streaming.ts";
+import {tokenFacts} from "./tokens.ts";
+
+/**
+ * The reducers of the gates that count over a point's requests, each defined beside its gate; the point
+ * accumulator feeds every request to each. A gate that needs new counts adds its reducer here.
+ */
+export const POINT_REDUCERS = [tokenFacts, streamingFacts, loadFacts] as const;
+
+/** A load point as the gates and the report see it: the core facts and every reducer's. */
+export type PointFacts = CoreFacts & FactsOf<typeof POINT_REDUCERS>;
