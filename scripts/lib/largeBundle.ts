@@ -60,6 +60,7 @@ function writer(path: string) {
  * Writes and seals the bundle; returns the bytes the raw payloads took (0 without them). Over 80 lines on
  * purpose: one pass writes every file of a million-request bundle, and its hot loop shares the writers' state.
  */
+// eslint-disable-next-line max-lines-per-function -- one pass writes every file (see above)
 export async function writeLargeBundle(s: LargeBundleSpec): Promise<{payloadBytes: number; pointId: string}> {
   if (!(s.events === 1 || s.events >= 5)) throw new Error(`events must be 1 or at least 5, got ${s.events}`);
   mkdirSync(s.dir, {recursive: true});

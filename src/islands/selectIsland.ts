@@ -65,6 +65,7 @@ export function readConstraints(form: HTMLFormElement): Constraints {
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- the island's wiring and its render closure share the form, the candidates and the labels; the browser test covers it
 export function enhanceSelect(doc: Document): void {
   const form = doc.querySelector<HTMLFormElement>("form[data-select-form]");
   const results = doc.querySelector<HTMLElement>("[data-results]");
@@ -89,6 +90,7 @@ export function enhanceSelect(doc: Document): void {
   const link = (c: Candidate) => el(doc, "a", {href: `${labels.runs}${encodeURIComponent(c.bundle)}/`}, c.bundle);
   const tput = (c: Candidate) => `${num(c.throughputPerGpu)} ${c.divisorKind === "host" ? "tok/s/host" : "tok/s/GPU"}`;
 
+  // eslint-disable-next-line max-lines-per-function -- renders the result tables in page order (see above)
   const render = () => {
     const k = readConstraints(form);
     const sel = selectConfigs(candidates, k);

@@ -23,6 +23,7 @@ const utf8 = new TextDecoder("utf-8", {fatal: true, ignoreBOM: true});
  * Parses a GGUF v2/v3 header (metadata and tensor infos) from the start of a buffer; tensor data is not read.
  * One function over 80 lines on purpose: it reads the header fields in file order, sharing one cursor.
  */
+// eslint-disable-next-line max-lines-per-function -- header fields in file order, one cursor (see above)
 export function readGguf(bytes: Uint8Array): GgufFile {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;

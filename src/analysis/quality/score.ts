@@ -81,6 +81,7 @@ function toolSpec(params: Record<string, unknown> | undefined): {
   return {tools: decls, names, min, max};
 }
 
+// eslint-disable-next-line max-lines-per-function -- one case per scorer id, each a few lines mapping a scorer's verdicts to records
 export function scoreItem(i: ScoreInput): Scored[] {
   const truncated = i.finishReason === "length";
   const error = i.error ?? null;

@@ -137,6 +137,7 @@ function statisticRows(input: ComparisonInput, agg: Record<string, Record<string
  * Counts, sums and rates over AIPerf's benchmark_duration (max response − min request timestamp). Over
  * 80 lines because most of it is the table of counts, one entry per number AIPerf reports.
  */
+// eslint-disable-next-line max-lines-per-function -- the table of counts (see above)
 function countRows(input: ComparisonInput, agg: Record<string, Record<string, unknown>>): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
   const point = source.point;

@@ -140,6 +140,7 @@ function mapRequest(
  * Maps a GuideLLM report (one load point per benchmark) to one imported run. Long because it reads as
  * the mapping, field by field: benchmarks → points and source records, requests, notes, workload.
  */
+// eslint-disable-next-line max-lines-per-function -- the mapping, field by field (see above)
 export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
   const read = readGuidellm(docs);
   if (!read.ok) return read;

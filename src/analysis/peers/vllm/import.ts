@@ -155,6 +155,7 @@ function readRuns(flavor: Flavor, docs: readonly Doc[]): Result<ParsedRun[]> {
  * Maps vLLM/SGLang result objects (a JSON file, or JSON Lines with one run per line) to one imported run.
  * Long because it reads as the mapping, field by field: runs → points, request records, source records, notes.
  */
+// eslint-disable-next-line max-lines-per-function -- the mapping, field by field (see above)
 export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<ImportedRun> {
   const tool: PeerTool = flavor;
   const read = readRuns(flavor, docs);
