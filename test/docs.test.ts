@@ -1,4 +1,4 @@
-import {readFileSync} from "node:fs";
+import {existsSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {describe, expect, it} from "vitest";
@@ -55,5 +55,18 @@ describe("version history", () => {
       expect(entry, `${contract} ${version}`).toBeDefined();
       expect(entry!.changes.every((c) => c.en.length > 20 && c.zh.length > 10)).toBe(true);
     }
+  });
+});
+
+describe("docs/architecture.md", () => {
+  const arch = readFileSync(join(import.meta.dirname, "..", "docs", "architecture.md"), "utf8");
+  it("names only paths that exist", () => {
+    const root = join(import.meta.dirname, "..");
+    const named = [...arch.matchAll(/`((?:src|collector|scripts|test)\/[^`\s]*)`/g)]
+      .map((m) => m[1]!.replace(/\/$/, ""))
+      .filter((p) => !/[<{*]/.test(p));
+    expect(named.length).toBeGreaterThan(30);
+    const missing = named.filter((p) => !existsSync(join(root, p)));
+    expect(missing).toEqual([]);
   });
 });
