@@ -1,4 +1,4 @@
-export {analyzeBundle, type AnalyzeOptions} from "./analyze.ts";
+export {analyzeBundle, readAndAnalyze, type AnalyzedBundle, type AnalyzeOptions} from "./analyze.ts";
 export type {RequestRow, FailureExample} from "./accumulate/point.ts";
 export type {PointFacts} from "./gates/types.ts";
 export {deriveRequest, type DerivedRequest} from "./derive/request.ts";
