@@ -27,6 +27,8 @@ export {
   type RunMetricValue,
   type BundleMeta
 } from "./report/types.ts";
+export {jsonView, type JsonView} from "./report/jsonView.ts";
+export {AnalyzeJson} from "./report/json.ts";
 export * from "./schema/index.ts";
 export * from "./peers/index.ts";
 export * from "./stats/index.ts";
