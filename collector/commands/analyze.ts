@@ -2,11 +2,10 @@ import {statSync} from "node:fs";
 
 import type {Command} from "commander";
 
-import {analyzeBundle, type Report} from "../../src/analysis/index.ts";
+import {analyzeBundle, jsonView, type Report} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultIo, type Io} from "./io.ts";
-import {jsonView} from "./jsonView.ts";
 import {summaryLines} from "./summaryView.ts";
 
 /** Analyses a bundle folder (a usage error when it is not one). */

@@ -6,6 +6,8 @@ import {readHeader, readRecords} from "./ingest/readBundle.ts";
 import type {BundleSource} from "./ingest/source.ts";
 import {addDetail, assembleReport, gateContext} from "./report/assemble.ts";
 import type {Report} from "./report/types.ts";
+import type {RunConfig} from "./schema/config.ts";
+import type {Manifest} from "./schema/manifest.ts";
 import type {Issue} from "./util/issues.ts";
 
 export interface AnalyzeOptions {
@@ -15,12 +17,26 @@ export interface AnalyzeOptions {
   keepSeries?: boolean;
 }
 
+/** A bundle's Report with the manifest and config the analysis read, parsed once from the bytes it digested. */
+export interface AnalyzedBundle {
+  report: Report;
+  /** The parsed manifest (null when absent, too large or unparsable; the report's issues say why). */
+  manifest: Manifest | null;
+  /** The bundle's resolved config as parsed (null when absent, too large or unparsable: no fallback). */
+  config: RunConfig | null;
+}
+
+/** The Report of a bundle (see `readAndAnalyze`, which also returns the manifest and config it read). */
+export async function analyzeBundle(source: BundleSource, options: AnalyzeOptions = {}): Promise<Report> {
+  return (await readAndAnalyze(source, options)).report;
+}
+
 /**
  * Recomputes everything from a bundle's raw files: integrity, per-request outcomes, every metric in
  * the registry per load point, every gate, and the verdict. Pure: all reading goes through `source`.
  * Every problem found on the way lands in one list, in the order it was found.
  */
-export async function analyzeBundle(source: BundleSource, options: AnalyzeOptions = {}): Promise<Report> {
+export async function readAndAnalyze(source: BundleSource, options: AnalyzeOptions = {}): Promise<AnalyzedBundle> {
   const detail = {keepRows: options.keepRows ?? false, keepSeries: options.keepSeries ?? false};
   const issues: Issue[] = [];
 
@@ -40,5 +56,5 @@ export async function analyzeBundle(source: BundleSource, options: AnalyzeOption
   // 4. report: metrics summarised per point, verdicts, files, issues (rows and series when asked for)
   const report = assembleReport(source.id, read, facts, ctx, gates, issues);
   addDetail(report, facts, detail);
-  return report;
+  return {report, manifest: header.manifest, config: header.parsedConfig};
 }

@@ -1,4 +1,4 @@
-export {analyzeBundle, type AnalyzeOptions} from "./analyze.ts";
+export {analyzeBundle, readAndAnalyze, type AnalyzedBundle, type AnalyzeOptions} from "./analyze.ts";
 export type {RequestRow, FailureExample} from "./accumulate/point.ts";
 export type {PointFacts} from "./gates/types.ts";
 export {deriveRequest, type DerivedRequest} from "./derive/request.ts";
@@ -27,6 +27,8 @@ export {
   type RunMetricValue,
   type BundleMeta
 } from "./report/types.ts";
+export {jsonView, type JsonView} from "./report/jsonView.ts";
+export {AnalyzeJson} from "./report/json.ts";
 export * from "./schema/index.ts";
 export * from "./peers/index.ts";
 export * from "./stats/index.ts";

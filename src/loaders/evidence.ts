@@ -7,20 +7,10 @@
 import {existsSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 
-import {
-  analyzeBundle,
-  FILE_NAMES,
-  formatIssue,
-  parseConfig,
-  parseManifest,
-  type Manifest,
-  type Report,
-  type RunConfig
-} from "../analysis/index.ts";
+import {formatIssue, readAndAnalyze, type Manifest, type Report, type RunConfig} from "../analysis/index.ts";
 import {fsBundle} from "../io/fsBundle.ts";
 import {bundleSignature, type SignatureStatus} from "../io/signature.ts";
 import {buildOptions} from "../site/buildOptions.ts";
-import {keepText} from "./keepText.ts";
 import {withheldFiles, type WithheldReason} from "./withheld.ts";
 
 export const EVIDENCE_DIR = buildOptions().evidenceDir;
@@ -50,18 +40,15 @@ export function bundleDirs(root = EVIDENCE_DIR): string[] {
 
 /**
  * Analyses one bundle folder with per-request rows and telemetry series kept (for charts and comparisons).
- * The manifest and config shown on the pages are parsed from the very text the analyzer read and digested.
+ * The manifest and config shown on the pages are the ones the analyzer parsed from the text it read and digested.
  */
 export async function loadBundleDir(dir: string): Promise<LoadedBundle> {
-  const kept = keepText(fsBundle(dir), [FILE_NAMES.manifest, FILE_NAMES.config]);
-  const report = await analyzeBundle(kept.source, {keepRows: true, keepSeries: true});
-  const m = kept.text(FILE_NAMES.manifest);
-  const c = kept.text(FILE_NAMES.config);
+  const {report, manifest, config} = await readAndAnalyze(fsBundle(dir), {keepRows: true, keepSeries: true});
   return {
     dir,
     report,
-    manifest: m === undefined ? null : parseManifest(m, FILE_NAMES.manifest).manifest,
-    config: c === undefined ? null : parseConfig(c, FILE_NAMES.config).config,
+    manifest,
+    config,
     signature: bundleSignature(dir),
     withheld: withheldFiles(dir)
   };

@@ -50,6 +50,8 @@ export interface BundleHeader {
   manifest: Manifest | null;
   /** The bundle's config, or FALLBACK_CONFIG when it has none or it does not parse. */
   config: RunConfig;
+  /** The bundle's own config as parsed: null when it is absent, too large or does not parse (no fallback). */
+  parsedConfig: RunConfig | null;
   /** Whether the bundle holds a config text that was read (even one that did not parse). */
   hasConfig: boolean;
   /** Observed size and sha256 of the manifest and config, when present. */
@@ -148,17 +150,23 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
     appendAll(issues, m.issues);
   }
   const configText = await openText(FILE_NAMES.config);
-  let config: RunConfig = FALLBACK_CONFIG;
+  let parsedConfig: RunConfig | null = null;
   if (configText === undefined)
     issues.push(
       issue("warning", "no_config", FILE_NAMES.config, "no resolved config: defaults assumed for thresholds")
     );
   else if (configText !== null) {
     const c = parseConfig(configText, FILE_NAMES.config);
-    if (c.config) config = c.config;
+    parsedConfig = c.config;
     appendAll(issues, c.issues);
   }
-  return {manifest, config, hasConfig: configText !== undefined && configText !== null, digests: observed};
+  return {
+    manifest,
+    config: parsedConfig ?? FALLBACK_CONFIG,
+    parsedConfig,
+    hasConfig: configText !== undefined && configText !== null,
+    digests: observed
+  };
 }
 
 /** Streams one JSONL file through its role's validator; the visitor's issues come before the file's own. */

@@ -14,8 +14,8 @@ const deprecated = z
 export const JsonMetric = z.union([SummaryValue.extend({deprecated}), RunMetricValue.extend({deprecated})]);
 
 /**
- * The stable machine-readable view printed by `inferscope analyze --json` (collector/commands/jsonView.ts
- * builds it from the Report). Published as evidence/schema/analyze.v<REPORT_VERSION>.schema.json; the
+ * The stable machine-readable view printed by `inferscope analyze --json` (report/jsonView.ts builds
+ * it from the Report). Published as evidence/schema/analyze.v<REPORT_VERSION>.schema.json; the
  * compatibility rule (what may be added without a version bump) is in docs/report-schema.md.
  */
 export const AnalyzeJson = z

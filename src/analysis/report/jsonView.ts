@@ -1,33 +1,18 @@
-import type {MetricValue, Report} from "../../src/analysis/index.ts";
+import type {AnalyzeJson} from "./json.ts";
+import type {MetricValue, Report} from "./types.ts";
 
-/** The stable machine-readable view printed by `inferscope analyze --json` (keys documented in docs/collector.md). */
-export interface JsonView {
-  bundle: string;
-  verdict: Report["verdict"];
-  verdict_reasons: string[];
-  status: Report["status"];
-  measure_version: string | null;
-  analyzer_version: string;
-  gates: {id: string; slug: string; status: string; reason: string}[];
-  load_points: {
-    id: string;
-    mode: string;
-    value: number;
-    n: number;
-    n_success: number;
-    verdict: Report["verdict"];
-    metrics: Record<string, Record<string, unknown>>;
-  }[];
-  issues: Report["issues"];
-  source_comparison?: unknown;
-  /** Case-suite performance per case and tier (runs with suites). */
+/** The view's type: AnalyzeJson (json.ts), with the rows whose shapes quality/ and peers/ own typed by them, as in Report. */
+export type JsonView = Omit<AnalyzeJson, "source_comparison" | "cases" | "quality"> & {
+  source_comparison?: Report["source_comparison"];
   cases?: Report["cases"];
-  /** Quality per version, case, scorer, condition, constraint and needle cell (runs with suites). */
   quality?: Report["quality_summary"];
-}
+};
+
+type JsonMetrics = AnalyzeJson["load_points"][number]["metrics"];
+type JsonMetric = JsonMetrics[string];
 
 /** Summaries keep mean/p50/p90/p95/p99/n (withheld percentiles are null) plus their other keys; run metrics keep {value, …}. */
-function metricView(v: MetricValue): Record<string, unknown> {
+function metricView(v: MetricValue): JsonMetric {
   if ("p50" in v) {
     const {mean, p50, p90, p95, p99, n, ...rest} = v;
     return {mean, p50, p90, p95, p99, n, ...rest};
@@ -41,13 +26,17 @@ function metricView(v: MetricValue): Record<string, unknown> {
  */
 const ALIASES: Record<string, string> = {total_throughput_tok_s: "input_output_throughput_tok_s"};
 
-function withAliases(metrics: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+function withAliases(metrics: JsonMetrics): JsonMetrics {
   for (const [old, now] of Object.entries(ALIASES))
     if (metrics[now] !== undefined && metrics[old] === undefined)
       metrics[old] = {...metrics[now], deprecated: `renamed ${now} in analyzer 2; this alias goes in analyzer 3`};
   return metrics;
 }
 
+/**
+ * The stable machine-readable view of a Report that `inferscope analyze --json` prints (schema: json.ts,
+ * published as evidence/schema/analyze.v<REPORT_VERSION>.schema.json; keys documented in docs/collector.md).
+ */
 export function jsonView(report: Report): JsonView {
   const view: JsonView = {
     bundle: report.bundle,
@@ -68,8 +57,7 @@ export function jsonView(report: Report): JsonView {
     })),
     issues: report.issues
   };
-  const extra = (report as unknown as {source_comparison?: unknown}).source_comparison;
-  if (extra !== undefined) view.source_comparison = extra;
+  if (report.source_comparison !== undefined) view.source_comparison = report.source_comparison;
   if (report.cases !== undefined) view.cases = report.cases;
   if (report.quality_summary !== undefined) view.quality = report.quality_summary;
   return view;
