@@ -194,9 +194,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "src/(?!analysis/(schema|stats|redact)/)",
+              regex: "src/(?!analysis/(schema|stats|redact|util)/)",
               message:
-                "the collector captures raw evidence: import only src/analysis/schema/**, stats/** and redact/** (analysis belongs to collector/cli.ts and collector/commands/**)."
+                "the collector captures raw evidence: import only src/analysis/schema/**, stats/**, redact/** and util/** (analysis belongs to collector/cli.ts and collector/commands/**)."
             }
           ]
         }

@@ -38,6 +38,15 @@ describe("lint boundaries", () => {
       await lint("collector/run/example.ts", 'export {RequestRecord} from "../../src/analysis/schema/records.ts";\n')
     ).toEqual([]);
   });
+
+  it("the collector captures answers raw: it cannot reach the scorers, only the util leaves (lines, zod issues)", async () => {
+    expect(
+      await lint("collector/cases/example.ts", 'export {scoreItem} from "../../src/analysis/quality/score.ts";\n')
+    ).toContain("no-restricted-imports");
+    expect(
+      await lint("collector/cases/example.ts", 'export {LineSplitter} from "../../src/analysis/util/lines.ts";\n')
+    ).toEqual([]);
+  });
 });
 
 describe("collector floors (issue 12)", () => {

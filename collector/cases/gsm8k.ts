@@ -1,6 +1,10 @@
 import {createHash} from "node:crypto";
 import {join} from "node:path";
 
+import {z} from "zod";
+
+import {LineSplitter, type Oversized} from "../../src/analysis/util/lines.ts";
+import {zodIssueList} from "../../src/analysis/util/zodIssues.ts";
 import type {Effects} from "../effects.ts";
 import type {CaseItem} from "./types.ts";
 
@@ -51,30 +55,46 @@ export function cacheDir(env: Readonly<Record<string, string | undefined>>): str
   return join(base, "inferscope");
 }
 
-/** Parses GSM8K JSONL; every bad line is an error naming file:line and what was expected. */
+const Gsm8kLine = z.looseObject({question: z.string(), answer: z.string()});
+
+/** One GSM8K line (0-based `index`) as an item; a bad line throws naming file:line and what was expected. */
+function parseItem(raw: string | Oversized, index: number, file: string): Gsm8kItem {
+  const where = `${file}:${index + 1}`;
+  if (typeof raw !== "string") throw new Gsm8kError(`${where}: line of ${raw.oversized} characters is too long`);
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (e) {
+    throw new Gsm8kError(
+      `${where}: not JSON (${(e as Error).message}); expected {"question": …, "answer": "… #### N"}`
+    );
+  }
+  const p = Gsm8kLine.safeParse(v);
+  if (!p.success) {
+    const first = zodIssueList(p.error)[0]!;
+    throw new Gsm8kError(
+      `${where}: expected {"question": string, "answer": string} (${first.path === "" ? "(line)" : first.path}: ${first.message})`
+    );
+  }
+  const tail = p.data.answer.split("####");
+  const answer = tail.length > 1 ? tail.at(-1)!.trim() : "";
+  if (!/^-?[\d,]*\.?\d+$/.test(answer))
+    throw new Gsm8kError(
+      `${where}: answer must end with "#### <number>", got ${JSON.stringify(p.data.answer.slice(-40))}`
+    );
+  return {index, question: p.data.question, answer: answer.replace(/,/g, "")};
+}
+
+/** Parses GSM8K JSONL (lines split as bundle JSONL is); every bad line is an error naming file:line. */
 export function parseGsm8k(text: string, file: string): Gsm8kItem[] {
+  const splitter = new LineSplitter();
+  const lines = splitter.push(text);
+  const {last} = splitter.finish();
+  if (last !== null) lines.push(last);
   const items: Gsm8kItem[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    const where = `${file}:${i + 1}`;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch (e) {
-      throw new Gsm8kError(
-        `${where}: not JSON (${(e as Error).message}); expected {"question": …, "answer": "… #### N"}`
-      );
-    }
-    const o = v as {question?: unknown; answer?: unknown};
-    if (typeof o?.question !== "string" || typeof o.answer !== "string")
-      throw new Gsm8kError(`${where}: expected {"question": string, "answer": string}`);
-    const tail = o.answer.split("####");
-    const answer = tail.length > 1 ? tail.at(-1)!.trim() : "";
-    if (!/^-?[\d,]*\.?\d+$/.test(answer))
-      throw new Gsm8kError(
-        `${where}: answer must end with "#### <number>", got ${JSON.stringify(o.answer.slice(-40))}`
-      );
-    items.push({index: i, question: o.question, answer: answer.replace(/,/g, "")});
+  lines.forEach((line, i) => {
+    if (typeof line === "string" && line.trim() === "") return;
+    items.push(parseItem(line, i, file));
   });
   if (items.length === 0) throw new Gsm8kError(`${file}: no GSM8K items`);
   return items;

@@ -1,6 +1,5 @@
 import {isOpenLoop, type RunConfig, type SuiteOptions} from "../../src/analysis/schema/config.ts";
-import type {QualityRecord, RequestRecord} from "../../src/analysis/schema/records.ts";
-import {QUALITY_VERSION} from "../../src/analysis/schema/versions.ts";
+import type {CaseAnswer, RequestRecord} from "../../src/analysis/schema/records.ts";
 import type {Effects} from "../effects.ts";
 import type {Redactor} from "../redact.ts";
 import type {RunControl} from "../load/control.ts";
@@ -19,28 +18,9 @@ import type {CaseItem, CasePlan, ChatMessage, Turn} from "./types.ts";
 
 /**
  * Runs case plans against the target and writes, for every request, a request record (with caseId and
- * tier) and the scorer's quality records. Scoring is injected (`score`): the collector captures, the
- * scorers live in src/analysis/quality and are passed in by the collect command.
+ * tier) and the raw answer (CaseAnswer: the response, tool calls, finish reason, error and what the
+ * case's scorer needs). No verdict: the analyzer scores the answers (src/analysis/quality/answers.ts).
  */
-
-/** The scorer's input and output (structurally those of src/analysis/quality/score.ts). */
-export interface ScoreRequest {
-  scorer: string;
-  response: string | null;
-  toolCalls: {name: string; arguments: string}[] | null;
-  expected: unknown;
-  params?: Record<string, unknown>;
-  finishReason: string | null;
-  error: string | null;
-}
-export interface ScoreResult {
-  scorer: string;
-  verdict: "pass" | "fail" | "not_evaluated";
-  reason: string | null;
-  extracted: unknown;
-  details: Record<string, unknown>;
-}
-export type ScoreFn = (input: ScoreRequest) => ScoreResult[];
 
 interface Appender<T> {
   append(record: T): unknown;
@@ -58,7 +38,7 @@ export interface CaseRunContext {
   redactRecord: (r: Omit<RequestRecord, "seq">) => Omit<RequestRecord, "seq">;
   control: RunControl;
   requests: Appender<Omit<RequestRecord, "seq">>;
-  quality: Appender<Omit<QualityRecord, "seq">>;
+  answers: Appender<Omit<CaseAnswer, "seq">>;
   note: (event: string, detail: Record<string, unknown>) => void;
   progress: Progress;
   pacer: Pacer;
@@ -66,7 +46,6 @@ export interface CaseRunContext {
   bundleId: string;
   apiKey: string | null;
   continuousUsage: boolean;
-  score: ScoreFn;
 }
 
 /**
@@ -83,7 +62,7 @@ const EXCERPT = 300;
 const excerpt = (s: string | null): string =>
   s === null ? "" : `: ${s.length > EXCERPT ? `${s.slice(0, EXCERPT)}…` : s}`;
 
-/** Why a response cannot count as a complete answer (the scorers fail such items), or null. */
+/** Why a response cannot count as a complete answer (the analyzer's scorers fail such items), or null. */
 export function responseProblem(res: StreamResult): string | null {
   if (res.transportError !== null) return `transport error ${res.transportError}${excerpt(res.errorMessage)}`;
   if (res.httpStatus === null || res.httpStatus < 200 || res.httpStatus >= 300)
@@ -208,7 +187,9 @@ async function sendUnit(
     c.requests.append(c.redactRecord(rec));
     const problem = responseProblem(res);
     c.progress.tick(problem === null);
-    score(c, plan, item, turn, t, repeat, id, promptDigest, res, problem, cond);
+    c.answers.append(
+      answerOf(c, plan, item, turn, {round: t, repeat, requestId: id, promptDigest}, res, problem, cond)
+    );
     end = res.tEndNs ?? c.rel();
     tSched = end;
     history.push({role: "assistant", content: res.responseText});
@@ -236,53 +217,34 @@ function send(c: CaseRunContext, id: string, messages: ChatMessage[], turn: Turn
   return sendRequest(c.target, c.config, spec, c.control);
 }
 
-function score(
+/** The raw answer of one turn: what the server answered (redacted) and what the case's scorer needs. */
+function answerOf(
   c: CaseRunContext,
   plan: CasePlan,
   item: CaseItem,
   turn: Turn,
-  t: number,
-  repeat: number,
-  requestId: string,
-  promptDigest: string,
+  at: {round: number; repeat: number; requestId: string; promptDigest: string},
   res: StreamResult,
   problem: string | null,
   cond: Condition
-): void {
+): Omit<CaseAnswer, "seq"> {
   const answered = res.httpStatus !== null && res.httpStatus >= 200 && res.httpStatus < 300;
-  const response = answered ? c.redact(res.responseText) : null;
-  const toolCalls = (res.toolCalls ?? []).map((k) => ({name: k.name, arguments: c.redact(k.arguments)}));
-  const scored = c.score({
+  return {
+    caseId: plan.caseId,
+    itemId: item.itemId,
+    requestId: at.requestId,
+    point: cond.kind === "load" ? cond.point.point.id : null,
+    tier: turn.tier,
+    repeat: at.repeat,
+    round: item.turns.length > 1 ? at.round + 1 : null,
+    promptDigest: at.promptDigest,
     scorer: turn.score.scorer,
-    response,
-    toolCalls: answered ? toolCalls : null,
     expected: turn.score.expected,
     ...(turn.score.params === undefined ? {} : {params: turn.score.params}),
+    response: answered ? c.redact(res.responseText) : null,
+    toolCalls: (res.toolCalls ?? []).map((k) => ({name: k.name, arguments: c.redact(k.arguments)})),
     finishReason: res.finishReason,
-    error: problem
-  });
-  for (const s of scored)
-    c.quality.append({
-      qualityVersion: QUALITY_VERSION,
-      caseId: plan.caseId,
-      scorer: s.scorer,
-      itemId: item.itemId,
-      requestId,
-      point: cond.kind === "load" ? cond.point.point.id : null,
-      tier: turn.tier,
-      promptDigest,
-      response,
-      extracted: s.extracted,
-      expected: turn.score.expected,
-      verdict: s.verdict,
-      reason: s.reason === null ? null : c.redact(s.reason),
-      details: {
-        ...turn.details,
-        ...s.details,
-        repeat,
-        ...(item.turns.length > 1 ? {round: t + 1} : {}),
-        finishReason: res.finishReason,
-        ...(toolCalls.length > 0 ? {toolCalls} : {})
-      }
-    });
+    error: problem === null ? null : c.redact(problem),
+    details: {...turn.details}
+  };
 }

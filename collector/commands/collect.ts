@@ -2,7 +2,7 @@ import {resolve} from "node:path";
 
 import type {Command} from "commander";
 
-import {analyzeBundle, scoreItem} from "../../src/analysis/index.ts";
+import {analyzeBundle} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {RecoverError, SealWriteError, sealCrashedBundle} from "../bundle/recover.ts";
 import {signBundle} from "./sign.ts";
@@ -111,8 +111,7 @@ export async function collectCommand(
     pacer: deps.pacer,
     outParent: o.out ?? null,
     hostLabel: o.hostLabel ?? null,
-    progress,
-    score: scoreItem
+    progress
   });
   const dir = resolve(outcome.dir);
   if (outcome.writeFailure !== null) {

@@ -14,6 +14,8 @@ import {
   type QualityRecord,
   type Rate
 } from "../../src/analysis/index.ts";
+import {LineSplitter, type Oversized} from "../../src/analysis/util/lines.ts";
+import {zodIssueList} from "../../src/analysis/util/zodIssues.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultIo, type Io} from "./io.ts";
 
@@ -67,35 +69,46 @@ interface Line {
   constraints?: unknown[];
 }
 
+/** The input's lines, numbered from 1 (split as bundle JSONL is: LF, a CR before it stripped, bounded length). */
+function numberedLines(text: string): {line: number; text: string | Oversized}[] {
+  const splitter = new LineSplitter();
+  const lines = splitter.push(text);
+  const {last} = splitter.finish();
+  if (last !== null) lines.push(last);
+  return lines.map((t, i) => ({line: i + 1, text: t}));
+}
+
+/** One input line as a Line, or the problem with it. */
+function parseLine(raw: string | Oversized, where: string, scorer: OfflineScorer): Line | string {
+  const {schema, expects} = LINE_SCHEMAS[scorer];
+  if (typeof raw !== "string") return `${where}: line of ${raw.oversized} characters is too long; expected ${expects}`;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (e) {
+    return `${where}: not JSON (${(e as Error).message}); expected ${expects}`;
+  }
+  const p = schema.safeParse(v);
+  if (!p.success) {
+    const first = zodIssueList(p.error)[0]!;
+    return `${where}: ${first.path === "" ? "(line)" : first.path}: ${first.message}; expected ${expects}`;
+  }
+  const line = p.data as Line & {id: string | number};
+  if (scorer === "needle" && line.needle === undefined && typeof line.expected !== "string")
+    return `${where}: needle: missing; expected ${expects}`;
+  return {...line, id: String(line.id)};
+}
+
 /** Parses the input; every bad line is reported as file:line with what was expected. */
 export function readLines(text: string, file: string, scorer: OfflineScorer): Line[] {
-  const {schema, expects} = LINE_SCHEMAS[scorer];
   const out: Line[] = [];
   const problems: string[] = [];
-  text.split("\n").forEach((raw, i) => {
-    if (raw.trim() === "") return;
-    const where = `${file}:${i + 1}`;
-    let v: unknown;
-    try {
-      v = JSON.parse(raw);
-    } catch (e) {
-      problems.push(`${where}: not JSON (${(e as Error).message}); expected ${expects}`);
-      return;
-    }
-    const p = schema.safeParse(v);
-    if (!p.success) {
-      const issue = p.error.issues[0]!;
-      const path = issue.path.length ? issue.path.map(String).join(".") : "(line)";
-      problems.push(`${where}: ${path}: ${issue.message}; expected ${expects}`);
-      return;
-    }
-    const line = p.data as Line & {id: string | number};
-    if (scorer === "needle" && line.needle === undefined && typeof line.expected !== "string") {
-      problems.push(`${where}: needle: missing; expected ${expects}`);
-      return;
-    }
-    out.push({...line, id: String(line.id)});
-  });
+  for (const {line, text: raw} of numberedLines(text)) {
+    if (typeof raw === "string" && raw.trim() === "") continue;
+    const parsed = parseLine(raw, `${file}:${line}`, scorer);
+    if (typeof parsed === "string") problems.push(parsed);
+    else out.push(parsed);
+  }
   if (problems.length > 0) {
     const shown = problems.slice(0, 20);
     const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more` : "";

@@ -32,8 +32,6 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
   } catch (e) {
     throw new CliError((e as Error).message, {exitCode: EXIT.usage});
   }
-  if (suite !== null && o.score === undefined)
-    throw new CliError("collect was called with suites but without scorers", {exitCode: EXIT.internal});
   const keyEnv = config.target.api_key_env;
   const apiKey = keyEnv ? (fx.env[keyEnv] ?? null) : null;
   if (keyEnv && !apiKey)

@@ -1,7 +1,6 @@
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {Manifest} from "../../src/analysis/schema/index.ts";
 import type {Gsm8kSource} from "../cases/gsm8k.ts";
-import type {ScoreFn} from "../cases/runner.ts";
 import type {SuiteSetup} from "../cases/suite.ts";
 import type {Effects} from "../effects.ts";
 import type {CreateConnection} from "../http/agent.ts";
@@ -25,8 +24,6 @@ export interface CollectOptions {
   outParent?: string | null;
   hostLabel?: string | null;
   progress?: Progress;
-  /** The scorers of the case suite (src/analysis/quality, passed in by the collect command); needed with `suites`. */
-  score?: ScoreFn;
   /** Where GSM8K is downloaded from (tests point it at a local server). */
   gsm8kSource?: Gsm8kSource;
   /** How sockets are made (tests inject connect delays); default node's own. */

@@ -250,14 +250,13 @@ function suiteContext(c: RunContext, writer: BundleWriter, probe: ServerProbe, i
     redactRecord: (r: Omit<RequestRecord, "seq">) => redactRecord(r, c.redact),
     control: c.control,
     requests: writer.requests,
-    quality: writer.quality!,
+    answers: writer.quality!,
     note: (event: string, detail: Record<string, unknown>) => writer.note(c.rel(), event, detail),
     progress: c.progress ?? silentProgress,
     pacer: c.pacer(() => c.fx.clock.nowNs()),
     runId: id.runId,
     bundleId: id.bundleId,
     apiKey: c.apiKey,
-    continuousUsage: probe.continuousUsage,
-    score: c.score!
+    continuousUsage: probe.continuousUsage
   };
 }

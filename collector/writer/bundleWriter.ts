@@ -4,7 +4,7 @@ import {
   FILE_NAMES,
   type ClientRecord,
   type GpuSample,
-  type QualityRecord,
+  type CaseAnswer,
   type RequestRecord,
   type ScheduleRecord,
   type ServerScrape
@@ -55,8 +55,8 @@ export class BundleWriter {
   readonly client: JsonlWriter<ClientRecord>;
   readonly server: JsonlWriter<ServerScrape>;
   readonly gpu: JsonlWriter<GpuSample>;
-  /** quality.jsonl, when opened with {quality: true}. */
-  readonly quality: JsonlWriter<QualityRecord> | null;
+  /** quality.jsonl (the case suite's raw answers), when opened with {quality: true}. */
+  readonly quality: JsonlWriter<CaseAnswer> | null;
   /** Tail repairs done when an existing bundle was reopened (resume). */
   readonly repairs: {file: string; repair: TailRepair}[];
   #timers: NodeJS.Timeout[] = [];
@@ -66,7 +66,7 @@ export class BundleWriter {
     dir: string,
     w: Writers,
     repairs: BundleWriter["repairs"],
-    quality: JsonlWriter<QualityRecord> | null
+    quality: JsonlWriter<CaseAnswer> | null
   ) {
     this.dir = dir;
     this.quality = quality;
@@ -92,10 +92,10 @@ export class BundleWriter {
       writers[role] = writer;
       if (repair && repair.truncatedBytes > 0) repairs.push({file: name, repair});
     }
-    let quality: JsonlWriter<QualityRecord> | null = null;
+    let quality: JsonlWriter<CaseAnswer> | null = null;
     if (options.quality) {
       const name = FILE_NAMES.quality;
-      const {writer, repair} = await JsonlWriter.open<QualityRecord>(files, join(dir, name), {onError});
+      const {writer, repair} = await JsonlWriter.open<CaseAnswer>(files, join(dir, name), {onError});
       quality = writer;
       if (repair && repair.truncatedBytes > 0) repairs.push({file: name, repair});
     }

@@ -3,8 +3,8 @@ import {join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
-import {scoreItem, type CaseQuality, type Report} from "../../src/analysis/index.ts";
-import type {ClientRecord, QualityRecord, RequestRecord} from "../../src/analysis/schema/index.ts";
+import type {CaseQuality, Report} from "../../src/analysis/index.ts";
+import type {CaseAnswer, ClientRecord, QualityRecord, RequestRecord} from "../../src/analysis/schema/index.ts";
 import {defaultCollectDeps} from "../../collector/commands/collect.ts";
 import {passphrase} from "../../collector/cases/needle.ts";
 import {conversation} from "../../collector/cases/performance.ts";
@@ -88,6 +88,7 @@ let report: Report;
 let dir: string;
 let requests: RequestRecord[];
 let quality: QualityRecord[];
+let answers: CaseAnswer[];
 
 const suiteConfig = (url: string, patch: Record<string, unknown> = {}) =>
   testConfig(url, {
@@ -117,13 +118,14 @@ beforeAll(async () => {
     config: suiteConfig(server.url),
     fx: testEffects(),
     ...defaultCollectDeps,
-    outParent: t.dir,
-    score: scoreItem
+    outParent: t.dir
   });
   dir = outcome.dir;
   report = await analyzeBundle(fsBundle(dir));
   requests = readJsonl<RequestRecord>(join(dir, "requests.jsonl"));
-  quality = readJsonl<QualityRecord>(join(dir, "quality.jsonl"));
+  answers = readJsonl<CaseAnswer>(join(dir, "quality.jsonl"));
+  // the verdicts are the analyzer's, scored from the raw answers at analysis time
+  quality = report.quality;
 }, 120_000);
 
 afterAll(async () => {
@@ -137,11 +139,29 @@ const scorer = (id: string, name: string, point: string | null = null) =>
   caseQ(id).scorers.find((s) => s.scorer === name && s.point === point)!;
 
 describe("the whole suite against the fake server", () => {
+  it("captures raw answers (no verdict) and the analyzer scores them: one answer per case request", () => {
+    expect(answers).toHaveLength(requests.filter((r) => r.caseId !== undefined && r.phase === "measure").length);
+    expect(answers.every((a) => !("verdict" in a) && !("qualityVersion" in a))).toBe(true);
+    const gsm = answers.find((a) => a.itemId === "gsm8k-2" && a.point === null)!;
+    expect([gsm.scorer, typeof gsm.expected, typeof gsm.response, gsm.error]).toEqual([
+      "gsm8k",
+      "string",
+      "string",
+      null
+    ]);
+    // gsm8k: three readings per answer; instructions: strict and loose
+    expect(quality).toHaveLength(110);
+    expect(quality.map((q) => q.seq)).toEqual(quality.map((_, i) => i));
+    expect(report.quality_summary!.groups.map((g) => [g.qualityVersion, g.current, g.frozen])).toEqual([
+      ["2", true, false]
+    ]);
+  });
+
   it("writes one request record per case request, apart from the load point, and seals quality.jsonl", () => {
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as {
       files: {path: string; role: string; records: number}[];
     };
-    expect(manifest.files.find((f) => f.path === "quality.jsonl")).toMatchObject({role: "quality", records: 110});
+    expect(manifest.files.find((f) => f.path === "quality.jsonl")).toMatchObject({role: "quality", records: 76});
     const perCase = new Map<string, number>();
     for (const r of requests) if (r.caseId) perCase.set(r.caseId, (perCase.get(r.caseId) ?? 0) + 1);
     expect(Object.fromEntries(perCase)).toEqual({
@@ -350,7 +370,7 @@ describe("crash recovery", () => {
       {files: realFiles, clock: realClock, hostname: () => "h", processAlive: () => false},
       copy
     );
-    expect(m.files.find((f) => f.path === "quality.jsonl")).toMatchObject({role: "quality", records: 110});
+    expect(m.files.find((f) => f.path === "quality.jsonl")).toMatchObject({role: "quality", records: 76});
   });
 });
 
@@ -363,7 +383,7 @@ describe("a failing server", () => {
         suites: ["case_11_instruction", "gsm8k"],
         suite_options: {gsm8k: {path: SAMPLE, limit: 3}}
       });
-      const o = await collect({config, fx: testEffects(), ...defaultCollectDeps, outParent: out.dir, score: scoreItem});
+      const o = await collect({config, fx: testEffects(), ...defaultCollectDeps, outParent: out.dir});
       const r = await analyzeBundle(fsBundle(o.dir));
       const g = r.quality_summary!.groups[0]!.cases.find((c) => c.caseId === "gsm8k")!;
       expect(g.gsm8k).toEqual([
@@ -378,7 +398,7 @@ describe("a failing server", () => {
       ]);
       const i = r.quality_summary!.groups[0]!.cases.find((c) => c.caseId === "case_11_instruction")!;
       expect(rate(i.scorers[0]!.rate)).toEqual([0, 10, 0]);
-      const q = readJsonl<QualityRecord>(join(o.dir, "quality.jsonl"));
+      const q = r.quality;
       expect(q.every((x) => x.reason?.startsWith("no usable response: in-band error event"))).toBe(true);
       expect(r.cases!.find((c) => c.caseId === "gsm8k")!.tiers[0]!.n_success).toBe(0);
     } finally {

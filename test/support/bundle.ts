@@ -26,7 +26,7 @@ import {
   type GpuSample,
   type LoadPoint,
   type Manifest,
-  type QualityRecord,
+  type QualityLine,
   type RequestRecord,
   type RunConfigSpec as RunConfigInput,
   type ScheduleRecord,
@@ -49,7 +49,8 @@ export interface BundleSpec {
   client?: NoSeq<ClientRecord>[];
   server?: NoSeq<ServerScrape>[];
   gpu?: NoSeq<GpuSample>[];
-  quality?: NoSeq<QualityRecord>[];
+  /** quality.jsonl lines: raw answers (CaseAnswer) or verdicts frozen at capture (QualityRecord). */
+  quality?: NoSeq<QualityLine>[];
   /** Fields of the manifest to replace (status, provenance, schemaVersion…). */
   manifest?: Partial<Manifest>;
   /** Edits the files as written, before the manifest seals them (a torn tail, an edited record). */

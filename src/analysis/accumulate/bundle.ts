@@ -1,10 +1,18 @@
 import {deriveRequest, type DeriveOptions, type DerivedRequest} from "../derive/request.ts";
 import {timeOrderViolations} from "../ingest/invariants.ts";
 import type {BundleHeader, IngestRecord, RecordAt, RecordVisitors} from "../ingest/readBundle.ts";
+import {scoreAnswer} from "../quality/answers.ts";
 import {CaseAccumulator} from "../quality/cases.ts";
 import {loadBlocks, type RunConfig} from "../schema/config.ts";
 import type {LoadPoint, Manifest} from "../schema/manifest.ts";
-import type {GpuSample, QualityRecord, ServerScrape, SourceRecord} from "../schema/records.ts";
+import {
+  isFrozenVerdict,
+  type GpuSample,
+  type QualityLine,
+  type QualityRecord,
+  type ServerScrape,
+  type SourceRecord
+} from "../schema/records.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {RequestLedger, type LedgerFacts} from "./ledger.ts";
 import {PointAccumulator, type CoreFacts, type FactsOf} from "./point.ts";
@@ -19,7 +27,10 @@ export interface BundleFacts<P extends CoreFacts = CoreFacts> {
   server: TelemetryFacts;
   gpu: TelemetryFacts;
   ledger: LedgerFacts;
+  /** Verdicts: scored here from the raw answers of quality.jsonl, or frozen there by an older collector. */
   quality: QualityRecord[];
+  /** The verdicts of `quality` that were read as frozen in the bundle (never re-scored). */
+  frozenQuality: ReadonlySet<QualityRecord>;
   sources: SourceRecord[];
   /** Case-suite requests (they carry a caseId and stay out of the load points). */
   cases: CaseAccumulator;
@@ -75,6 +86,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
   readonly #server: TelemetryAccumulator<ServerScrape>;
   readonly #gpu: TelemetryAccumulator<GpuSample>;
   readonly #quality: QualityRecord[] = [];
+  readonly #frozenQuality = new Set<QualityRecord>();
   readonly #sources: SourceRecord[] = [];
   readonly #cases = new CaseAccumulator();
   readonly #importedRequests = new Map<string, DerivedRequest[]>();
@@ -100,7 +112,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
       },
       server_metrics: (r) => this.#server.add(r),
       gpu_metrics: (r) => this.#gpu.add(r),
-      quality: (r) => this.#quality.push(r),
+      quality: (r, at) => this.#qualityLine(r, at),
       source: (r) => this.#sources.push(r),
       schedule: (r) => this.#ledger.schedule(r)
     };
@@ -141,6 +153,31 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
     }
   }
 
+  /**
+   * A raw answer is scored now by quality/'s scorers; a verdict frozen by an older collector is kept as
+   * recorded (its record lacks the scorer parameters and error text needed to score it again).
+   */
+  #qualityLine(r: QualityLine, at: RecordAt): void {
+    if (isFrozenVerdict(r)) {
+      this.#quality.push(r);
+      this.#frozenQuality.add(r);
+      return;
+    }
+    const {records, specError} = scoreAnswer(r);
+    if (specError !== null)
+      this.#issues.push(
+        issue(
+          "warning",
+          "quality_spec",
+          at.file,
+          `item "${r.itemId}" cannot be scored: ${specError}`,
+          at.line,
+          "scorer"
+        )
+      );
+    for (const q of records) this.#quality.push({seq: this.#quality.length, ...q});
+  }
+
   #timeOrder(r: IngestRecord<"requests">, at: RecordAt): void {
     for (const [field, message] of timeOrderViolations(r))
       this.#issues.push(issue("error", "time_order", at.file, message, at.line, field));
@@ -154,6 +191,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
       gpu: this.#gpu.facts,
       ledger: this.#ledger.finish(),
       quality: this.#quality,
+      frozenQuality: this.#frozenQuality,
       sources: this.#sources,
       cases: this.#cases,
       importedRequests: this.#importedRequests,

@@ -6,7 +6,7 @@ import {
   ClientRecord,
   FILE_NAMES,
   GpuSample,
-  QualityRecord,
+  QualityLineByShape,
   ROLE_BY_NAME,
   ScheduleRecord,
   ServerScrape,
@@ -30,7 +30,7 @@ const INGEST_SCHEMAS = {
   client_metrics: ClientRecord,
   server_metrics: ServerScrape,
   gpu_metrics: GpuSample,
-  quality: QualityRecord,
+  quality: QualityLineByShape,
   source: SourceRecord
 } as const satisfies Record<RecordRole, unknown>;
 

@@ -1,3 +1,4 @@
+export {scoreAnswer, type ScoredAnswer} from "./answers.ts";
 export {CASE_METRICS, CaseAccumulator, suiteConcurrency, type CaseReport, type CaseTierReport} from "./cases.ts";
 export {boxedContents, expectedNumber, extractLenient, scoreGsm8k, type Extraction} from "./gsm8k.ts";
 export {

@@ -4,7 +4,7 @@ import {scoreRetrieval} from "./needle.ts";
 import {scoreToolCalls, type JsonSchema, type ToolCall, type ToolDecl} from "./toolCall.ts";
 
 /**
- * One entry point for every scorer, used by the case runner (through the collect command) and by
+ * One entry point for every scorer, used by the analyzer on a bundle's raw answers (answers.ts) and by
  * `inferscope score`. Deterministic, no LLM judge. A response that did not end normally (no response,
  * an error, cut by max_tokens) is a fail with its reason, never "not evaluated": accuracy is over all items.
  */

@@ -8,6 +8,8 @@ import {appendAll} from "../util/append.ts";
  * - "not evaluated" is never a fail: it is counted apart and left out of every denominator;
  * - every rate carries its sample count;
  * - records of different quality versions are never combined or compared: one group per version;
+ * - verdicts scored by this analyzer from raw answers and verdicts frozen in the bundle at capture are
+ *   never combined either: one group per version and origin, the frozen one labelled `frozen`;
  * - idle and under-load records (point null vs a load point id) are separate conditions;
  * - a tiered case is read at its stated tier, with every tier beside it.
  */
@@ -118,6 +120,11 @@ export interface QualityGroup {
   qualityVersion: string;
   /** False for records scored under an older (or newer) definition than this analyzer's QUALITY_VERSION. */
   current: boolean;
+  /**
+   * True: verdicts frozen in quality.jsonl at capture by an older collector, read as recorded (their
+   * qualityVersion says which scorers wrote them). False: scored by this analyzer from the raw answers.
+   */
+  frozen: boolean;
   records: number;
   cases: CaseQuality[];
 }
@@ -313,12 +320,21 @@ function toolTotals(records: readonly QualityRecord[]): ToolTotals[] {
   });
 }
 
-/** Summarises quality records per quality version, case, scorer, condition, tier, constraint and needle cell. */
-export function qualitySummary(records: readonly QualityRecord[]): QualitySummary {
-  const byVersion = groupBy(records, (r) => r.qualityVersion);
-  const versions = [...byVersion.keys()].sort();
-  const groups = versions.map((v): QualityGroup => {
-    const list = byVersion.get(v)!;
+/**
+ * Summarises quality records per quality version and origin (`frozen` says which verdicts were read as
+ * frozen in the bundle), case, scorer, condition, tier, constraint and needle cell.
+ */
+export function qualitySummary(
+  records: readonly QualityRecord[],
+  frozen: (r: QualityRecord) => boolean = () => false
+): QualitySummary {
+  const byGroup = groupBy(records, (r) => `${r.qualityVersion}\u0000${frozen(r) ? 1 : 0}`);
+  const versions = [...new Set(records.map((r) => r.qualityVersion))].sort();
+  // each version's analysis-scored group before its frozen one
+  const keys = [...byGroup.keys()].sort();
+  const groups = keys.map((key): QualityGroup => {
+    const list = byGroup.get(key)!;
+    const v = list[0]!.qualityVersion;
     const cases = [...groupBy(list, (r) => r.caseId)].map(([caseId, mine]): CaseQuality => {
       const {constraints, prompts} = instructionTables(mine);
       return {
@@ -333,7 +349,7 @@ export function qualitySummary(records: readonly QualityRecord[]): QualitySummar
       };
     });
     cases.sort((a, b) => a.caseId.localeCompare(b.caseId));
-    return {qualityVersion: v, current: v === QUALITY_VERSION, records: list.length, cases};
+    return {qualityVersion: v, current: v === QUALITY_VERSION, frozen: key.endsWith("1"), records: list.length, cases};
   });
   return {versions, groups};
 }

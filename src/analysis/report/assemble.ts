@@ -64,7 +64,8 @@ export function assembleReport(
     sources: facts.sources
   };
   if (facts.cases.size > 0) report.cases = facts.cases.finish(config.slo);
-  if (facts.quality.length > 0) report.quality_summary = qualitySummary(facts.quality);
+  if (facts.quality.length > 0)
+    report.quality_summary = qualitySummary(facts.quality, (r) => facts.frozenQuality.has(r));
   if (facts.sources.length > 0) addSourceComparison(report, facts, issues);
   return report;
 }

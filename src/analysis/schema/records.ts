@@ -230,6 +230,50 @@ export type GpuSample = z.infer<typeof GpuSample>;
 
 export const QualityVerdict = z.enum(["pass", "fail", "not_evaluated"]);
 
+/** A tool call as assembled from the stream's deltas (arguments: the JSON text as sent, redacted). */
+export const AnsweredToolCall = z.strictObject({name: z.string(), arguments: z.string()});
+
+/**
+ * One case item's answer as the server gave it, with everything its scorer needs and no verdict: the
+ * analyzer scores it at analysis time (quality/answers.ts), so a scorer fix is a re-analysis, not a re-run.
+ */
+export const CaseAnswer = z
+  .strictObject({
+    seq: NonNegInt,
+    caseId: z.string(),
+    itemId: z.string(),
+    requestId: z.string().nullable(),
+    point: Slug.nullable().describe("load point when the item was sent under load; null: idle"),
+    tier: z.string().nullable(),
+    repeat: NonNegInt.describe("repeat index of the item (0-based)"),
+    round: z.number().int().positive().nullable().describe("turn of a multi-turn item (1-based); null: one turn"),
+    promptDigest: Sha256.nullable(),
+    scorer: z.string().describe("the scorer the case names (quality/score.ts SCORERS: gsm8k, needle, instructions…)"),
+    expected: z.unknown().describe("the expected answer as the case defines it"),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("the scorer's parameters as the case defines them (constraints, tools, reason…)"),
+    response: z.string().nullable().describe("content text of the answer (redacted); null: no 2xx response"),
+    toolCalls: z
+      .array(AnsweredToolCall)
+      .describe("tool calls as assembled from the stream (empty: none); they count only with a response"),
+    finishReason: z.string().nullable(),
+    error: z
+      .string()
+      .nullable()
+      .describe("why the answer is not a complete response (transport, http, in-band error…), or null"),
+    details: z
+      .record(z.string(), z.unknown())
+      .describe("case facts kept beside the verdicts (needle depth, dataset line…)")
+  })
+  .describe("a case item's raw answer (bundle v2 collectors from QUALITY_VERSION 2 on); the analyzer scores it");
+export type CaseAnswer = z.infer<typeof CaseAnswer>;
+
+/**
+ * A verdict of one scorer reading on one item: what the analyzer derives from a CaseAnswer, and what
+ * older collectors froze into quality.jsonl (read as recorded, labelled frozen with its quality version).
+ */
 export const QualityRecord = z.strictObject({
   seq: NonNegInt,
   qualityVersion: z.string(),
@@ -248,6 +292,25 @@ export const QualityRecord = z.strictObject({
   details: z.record(z.string(), z.unknown())
 });
 export type QualityRecord = z.infer<typeof QualityRecord>;
+
+/** A line of quality.jsonl: a raw answer (no verdict) or a verdict frozen at capture by an older collector. */
+export const QualityLine = z.union([CaseAnswer, QualityRecord]);
+export type QualityLine = z.infer<typeof QualityLine>;
+
+/** Whether a quality.jsonl line carries a verdict frozen at capture. */
+export const isFrozenVerdict = (r: QualityLine): r is QualityRecord => "verdict" in r;
+
+/**
+ * QualityLine as read: a line with a `verdict` is checked as a frozen QualityRecord, any other as a
+ * CaseAnswer, so a bad line's issues name its own fields (a plain union reports only "invalid input").
+ */
+export const QualityLineByShape = z.unknown().transform((v, ctx): QualityLine => {
+  const frozen = v !== null && typeof v === "object" && "verdict" in v;
+  const parsed = (frozen ? QualityRecord : CaseAnswer).safeParse(v);
+  if (parsed.success) return parsed.data;
+  for (const i of parsed.error.issues) ctx.addIssue({...i} as never);
+  return z.NEVER;
+});
 
 /** A peer tool's own reported numbers, preserved verbatim (imports). */
 export const SourceRecord = z.strictObject({
@@ -270,7 +333,7 @@ export const RECORD_SCHEMAS = {
   client_metrics: ClientRecord,
   server_metrics: ServerScrape,
   gpu_metrics: GpuSample,
-  quality: QualityRecord,
+  quality: QualityLine,
   source: SourceRecord
 } as const;
 export type RecordRole = keyof typeof RECORD_SCHEMAS;

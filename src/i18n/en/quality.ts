@@ -46,6 +46,8 @@ export const enQuality = {
     "Records of different quality versions are listed apart, never combined or compared.",
   qualitySectionTheseRecordsWereScored:
     "These records were scored under quality version {qualityVersion}, not the current definition: do not compare them with current scores.",
+  qualitySectionFrozen:
+    "Verdicts frozen in the bundle when it was collected, read as recorded: this analyzer did not score these answers.",
   qualitySectionPassRateAllItems: "Pass rate (all items)",
   qualitySectionStatedTier2: "Stated tier",
   qualitySectionEveryTier: "Every tier",

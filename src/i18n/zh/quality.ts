@@ -47,6 +47,7 @@ export const zhQuality: Record<keyof typeof enQuality, string> = {
   qualitySectionRecordsOfDifferentQuality: "不同质量版本的记录分开列出，从不合并或比较。",
   qualitySectionTheseRecordsWereScored:
     "这些记录按质量版本 {qualityVersion} 评分，与当前定义不同：不可与当前版本的分数比较。",
+  qualitySectionFrozen: "这些评分结果在采集时已写入数据包，按原样读取：本分析器未对这些回答重新评分。",
   qualitySectionPassRateAllItems: "通过率（全部项）",
   qualitySectionStatedTier2: "指定档位",
   qualitySectionEveryTier: "各档位",
