@@ -1,14 +1,8 @@
 import {join} from "node:path";
 
-import {FILE_NAMES, Manifest, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
+import {FILE_NAMES, Manifest, ROLE_BY_NAME, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
 import {sha256File} from "../../src/io/hash.ts";
 import {realFiles, type Files} from "../effects.ts";
-
-const ROLE_BY_NAME = new Map<string, FileRole>(
-  (Object.entries(FILE_NAMES) as [string, string][])
-    .filter(([r]) => r !== "manifest")
-    .map(([r, n]) => [n, r as FileRole])
-);
 
 /** sha256, size and newline count of a file, streamed. */
 export async function digestFile(path: string): Promise<{bytes: number; sha256: string; lines: number}> {
