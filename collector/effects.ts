@@ -1,7 +1,7 @@
 import {execFile} from "node:child_process";
 import {closeSync, constants, fsyncSync, openSync, promises as fsp, renameSync, rmSync, writeSync} from "node:fs";
 import {hostname} from "node:os";
-import {dirname, join} from "node:path";
+import {dirname} from "node:path";
 
 import {httpText, type HttpTextRequest, type HttpTextResponse} from "./httpText.ts";
 
@@ -89,6 +89,9 @@ export const realClock: Clock = {nowNs: () => process.hrtime.bigint(), wallMs: (
 
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The temp file beside `path` that an atomic write renames over it. */
+const tempPathFor = (path: string): string => `${path}.tmp-${process.pid}`;
+
 async function fsyncDir(dir: string): Promise<void> {
   const h = await fsp.open(dir, constants.O_RDONLY);
   try {
@@ -128,7 +131,7 @@ export const realFiles: Files = {
   },
   readFile: (path) => fsp.readFile(path),
   writeAtomic: async (path, text) => {
-    const tmp = `${path}.tmp-${process.pid}`;
+    const tmp = tempPathFor(path);
     try {
       const h = await fsp.open(tmp, "w");
       try {
@@ -170,15 +173,28 @@ export const realFiles: Files = {
 };
 
 /**
- * `realFiles.writeAtomic` for a synchronous caller (the report command): temp file, fsync, rename, fsync
- * of the folder. A failure leaves no temp file.
+ * Writes `data` (a text, or byte chunks streamed in order) to `path` atomically: a temp file beside it,
+ * fsync, rename, fsync of the folder. A failure (or a killed process) never leaves a partial file under
+ * `path`, and a failure removes the temp file. `onChunk` sees every byte written, in order (e.g. to hash
+ * the file while writing). Returns the bytes written. The one atomic write, synchronous, for the report
+ * command and the scripts; `realFiles.writeAtomic` takes the same steps asynchronously for the run.
  */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
+export function writeFileAtomic(
+  path: string,
+  data: string | Iterable<Uint8Array>,
+  onChunk?: (chunk: Uint8Array) => void
+): number {
+  const tmp = tempPathFor(path);
+  let bytes = 0;
   try {
     const fd = openSync(tmp, "w");
     try {
-      writeSync(fd, text);
+      for (const chunk of typeof data === "string" ? [Buffer.from(data, "utf8")] : data) {
+        let off = 0;
+        while (off < chunk.byteLength) off += writeSync(fd, chunk, off, chunk.byteLength - off);
+        bytes += chunk.byteLength;
+        onChunk?.(chunk);
+      }
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -188,12 +204,13 @@ export function writeFileAtomic(path: string, text: string): void {
     rmSync(tmp, {force: true});
     throw e;
   }
-  const dir = openSync(join(path, ".."), "r");
+  const dir = openSync(dirname(path), "r");
   try {
     fsyncSync(dir);
   } finally {
     closeSync(dir);
   }
+  return bytes;
 }
 
 export const realExec: Exec = (cmd, args, {timeoutMs}) =>

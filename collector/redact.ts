@@ -1,5 +1,5 @@
-import {createHash} from "node:crypto";
 import {credentialValues} from "../src/analysis/redact/args.ts";
+import {sha256Hex} from "../src/io/hash.ts";
 
 /**
  * The collector's one value redactor: every string it writes passes through a Redactor built here. The
@@ -19,8 +19,7 @@ export const MIN_SECRET_LENGTH = 8;
 /** A name whose value is secret. `*_env` keys hold the *name* of a variable (e.g. api_key_env) and are kept. */
 export const isSecretName = (name: string): boolean => SECRET_NAME.test(name) && !/_env$/i.test(name);
 
-export const redactionMark = (secret: string): string =>
-  `[REDACTED:${createHash("sha256").update(secret).digest("hex").slice(0, 8)}]`;
+export const redactionMark = (secret: string): string => `[REDACTED:${sha256Hex(secret).slice(0, 8)}]`;
 
 export interface Redactor {
   /** Replaces every known secret value inside a string. */

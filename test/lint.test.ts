@@ -30,13 +30,16 @@ describe("lint boundaries", () => {
     expect(rules).toEqual([]);
   });
 
-  it("collector capture code may import only the schema and stats of src/analysis", async () => {
+  it("collector capture code may import only the schema and stats of src/analysis, and src/io/hash.ts", async () => {
     expect(
       await lint("collector/run/example.ts", 'export {analyzeBundle} from "../../src/analysis/analyze.ts";\n')
     ).toContain("no-restricted-imports");
     expect(
       await lint("collector/run/example.ts", 'export {RequestRecord} from "../../src/analysis/schema/records.ts";\n')
     ).toEqual([]);
+    expect(await lint("collector/run/example.ts", 'export {sha256Hex} from "../../src/io/hash.ts";\n')).toEqual([]);
+    for (const spec of ["../../src/io/fsBundle.ts", "../../src/io/hash.ts.bak", "../../src/io/hashes.ts"])
+      expect(await lint("collector/run/example.ts", `export {x} from "${spec}";\n`)).toContain("no-restricted-imports");
   });
 
   it("the collector captures answers raw: it cannot reach the scorers, only the util leaves (lines, zod issues)", async () => {

@@ -1,6 +1,6 @@
-import {createHash} from "node:crypto";
 import {fileURLToPath} from "node:url";
 
+import {sha256Hex} from "../../src/io/hash.ts";
 import type {Effects} from "../effects.ts";
 
 export interface CollectorInfo {
@@ -43,7 +43,7 @@ export async function collectorInfo(fx: Pick<Effects, "exec" | "files">): Promis
   return {
     name: "inferscope",
     version,
-    lockfileSha256: lock ? createHash("sha256").update(lock).digest("hex") : null,
+    lockfileSha256: lock ? sha256Hex(lock) : null,
     gitCommit,
     node: process.version
   };

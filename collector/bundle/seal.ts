@@ -1,27 +1,16 @@
-import {createHash} from "node:crypto";
-import {createReadStream} from "node:fs";
 import {join} from "node:path";
 
-import {FILE_NAMES, Manifest, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
+import {FILE_NAMES, Manifest, ROLE_BY_NAME, type FileEntry, type FileRole} from "../../src/analysis/schema/index.ts";
+import {sha256File} from "../../src/io/hash.ts";
 import {realFiles, type Files} from "../effects.ts";
-
-const ROLE_BY_NAME = new Map<string, FileRole>(
-  (Object.entries(FILE_NAMES) as [string, string][])
-    .filter(([r]) => r !== "manifest")
-    .map(([r, n]) => [n, r as FileRole])
-);
 
 /** sha256, size and newline count of a file, streamed. */
 export async function digestFile(path: string): Promise<{bytes: number; sha256: string; lines: number}> {
-  const hash = createHash("sha256");
-  let bytes = 0;
   let lines = 0;
-  for await (const buf of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(buf);
-    bytes += buf.length;
+  const d = await sha256File(path, (buf) => {
     for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
-  }
-  return {bytes, sha256: hash.digest("hex"), lines};
+  });
+  return {...d, lines};
 }
 
 /**

@@ -1,4 +1,3 @@
-import {createHash} from "node:crypto";
 import {join} from "node:path";
 
 import {z} from "zod";
@@ -7,6 +6,7 @@ import {LineSplitter, type Oversized} from "../../src/analysis/util/lines.ts";
 import {zodIssueList} from "../../src/analysis/util/zodIssues.ts";
 import type {Effects} from "../effects.ts";
 import type {CaseItem} from "./types.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 
 /**
  * GSM8K test set (OpenAI grade-school-math, MIT licence): read from a path the user gives, or from the
@@ -47,7 +47,8 @@ export class Gsm8kError extends Error {
   }
 }
 
-export const sha256Of = (text: string | Buffer): string => createHash("sha256").update(text).digest("hex");
+/** The dataset file's digest (recorded in the bundle): the one sha256 of src/io/hash.ts. */
+export const sha256Of = (text: string | Buffer): string => sha256Hex(text);
 
 /** `${XDG_CACHE_HOME:-~/.cache}/inferscope`. */
 export function cacheDir(env: Readonly<Record<string, string | undefined>>): string {

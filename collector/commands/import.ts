@@ -1,4 +1,3 @@
-import {createHash} from "node:crypto";
 import {
   closeSync,
   existsSync,
@@ -29,6 +28,7 @@ import {
   type PeerTool
 } from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {sealBundle} from "../bundle/seal.ts";
 import {bundleName} from "../bundle/name.ts";
 import {CliError, EXIT} from "../cliError.ts";
@@ -109,7 +109,7 @@ export function readInputs(paths: readonly string[]): InputFile[] {
       path,
       text: buf.toString("utf8"),
       bytes: buf.length,
-      sha256: createHash("sha256").update(buf).digest("hex"),
+      sha256: sha256Hex(buf),
       mtimeMs: statSync(path).mtimeMs
     };
   });
@@ -145,15 +145,12 @@ function packageVersion(): string {
 
 /** Bundle id: `<date>-import-<model>-<tool>-<6 hex of the inputs' digests>` (the same inputs give the same id). */
 export function importBundleId(run: ImportedRun, inputs: readonly InputFile[], startedAt: string): string {
-  const id = createHash("sha256")
-    .update(
-      inputs
-        .map((f) => f.sha256)
-        .sort()
-        .join(",")
-    )
-    .digest("hex")
-    .slice(0, 6);
+  const id = sha256Hex(
+    inputs
+      .map((f) => f.sha256)
+      .sort()
+      .join(",")
+  ).slice(0, 6);
   return bundleName({
     wallMs: Date.parse(startedAt),
     host: "import",
@@ -197,7 +194,7 @@ export async function writeImportedBundle(
     files.push(FILE_NAMES.source);
     const manifest = importedManifest(run, {
       bundleId,
-      configSha256: createHash("sha256").update(config).digest("hex"),
+      configSha256: sha256Hex(config),
       collector: {
         name: "inferscope-import",
         version: packageVersion(),

@@ -1,9 +1,9 @@
-import {createHash} from "node:crypto";
 import {request as httpRequest, type ClientRequest, type IncomingMessage} from "node:http";
 import {request as httpsRequest} from "node:https";
 import type {Socket} from "node:net";
 
 import type {SseEvent, TransportError} from "../../src/analysis/schema/records.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {realClock} from "../effects.ts";
 import {defaultAgent} from "./agent.ts";
 import {deadline, type Deadline, type Phase} from "./deadline.ts";
@@ -342,7 +342,7 @@ export class Call implements SseSink {
       errorMessage,
       responseText: this.r.keepText === true ? acc.content : "",
       reasoningText: this.r.keepText === true ? acc.reasoning : "",
-      responseDigest: acc.content === "" ? null : createHash("sha256").update(acc.content).digest("hex"),
+      responseDigest: acc.content === "" ? null : sha256Hex(acc.content),
       toolCalls: acc.toolCalls,
       socketReused: this.reused,
       requestWritten: this.written

@@ -1,6 +1,5 @@
-import {createHash} from "node:crypto";
-
 import {mulberry32} from "../../src/analysis/stats/prng.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 
 /**
  * Short, common English words: in the usual BPE vocabularies each is one token (with its leading space),
@@ -22,7 +21,7 @@ export function fillerWords(n: number, seed: number): string {
 
 /** A per-request salt: one word, unique per bundle and request, reproducible from both ids. */
 export function saltFor(bundleId: string, requestId: string): string {
-  return `s${createHash("sha256").update(`${bundleId}:${requestId}`).digest("hex").slice(0, 12)}`;
+  return `s${sha256Hex(`${bundleId}:${requestId}`).slice(0, 12)}`;
 }
 
 export const saltedPrompt = (salt: string | null, body: string): string => (salt === null ? body : `${salt} ${body}`);
@@ -102,6 +101,4 @@ export async function planPrompt(options: {
   };
 }
 
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+/** Re-exported for collector/cases/runner.ts until it imports src/io/hash.ts itself (the one sha256). */

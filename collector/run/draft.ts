@@ -3,10 +3,11 @@ import {isOpenLoop, loadBlocks} from "../../src/analysis/schema/config.ts";
 import type {Environment, Manifest} from "../../src/analysis/schema/index.ts";
 import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
 import {MEASURE_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {collectorInfo, isoOf} from "../bundle/manifest.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
 import type {ServerProbe} from "../env/probe.ts";
-import {sha256Hex, type PromptPlan} from "../request/prompt.ts";
+import type {PromptPlan} from "../request/prompt.ts";
 import {flushIntervalOf} from "../writer/bundleWriter.ts";
 import type {RunContext} from "./context.ts";
 

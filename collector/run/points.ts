@@ -1,4 +1,5 @@
 import {isOpenLoop} from "../../src/analysis/schema/config.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import type {ServerProbe} from "../env/probe.ts";
 import {runClosedLoop, runOpenLoop, type PhaseContext} from "../load/dispatch.ts";
 import type {RunControl} from "../load/control.ts";
@@ -8,7 +9,7 @@ import {planStream} from "../load/planStream.ts";
 import {silentProgress, type Progress} from "../load/progress.ts";
 import {arrivalOffsets} from "../load/schedule.ts";
 import {loadRequestId} from "../request/id.ts";
-import {saltedPrompt, saltFor, sha256Hex, type PromptPlan} from "../request/prompt.ts";
+import {saltedPrompt, saltFor, type PromptPlan} from "../request/prompt.ts";
 import {redactRecord, toRecord} from "../request/record.ts";
 import {sendRequest} from "../request/sendRequest.ts";
 import type {StreamResult} from "../request/types.ts";

@@ -16,7 +16,7 @@ import {
 import {arch, availableParallelism, cpus} from "node:os";
 import {join} from "node:path";
 
-import {sha256} from "../../src/io/fsBundle.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {exec, tail, which} from "./exec.ts";
 import {cloneLlamaCpp} from "./llamaSource.ts";
 import {LLAMA_CPP_COMMIT, serverCacheDir} from "./paths.ts";
@@ -166,7 +166,7 @@ export function checkPrerequisites(): void {
 /** The cache key: llama.cpp commit + compiler version + a hash of the CPU's feature flags + recipe version. */
 export async function buildKey(): Promise<{key: string; compiler: string; cpuFlagsHash: string}> {
   const {compiler, family} = await compilerVersion();
-  const cpuFlagsHash = sha256(`${arch()}\n${cpuFlags()}`).slice(0, 12);
+  const cpuFlagsHash = sha256Hex(`${arch()}\n${cpuFlags()}`).slice(0, 12);
   const name = family;
   const ver = /(\d+\.\d+(?:\.\d+)?)\s*$/.exec(compiler)?.[1] ?? /(\d+\.\d+(?:\.\d+)?)/.exec(compiler)?.[1] ?? "unknown";
   const key = `${LLAMA_CPP_COMMIT.slice(0, 7)}-${name}${ver}-${arch()}-cpu${cpuFlagsHash}-r${RECIPE_VERSION}`;

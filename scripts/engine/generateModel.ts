@@ -1,7 +1,7 @@
-import {createHash} from "node:crypto";
 import {existsSync, mkdirSync, readFileSync, statSync, writeFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 
+import {sha256Hasher} from "../../src/io/hash.ts";
 import {quantizeQ4_0, quantizeQ8_0, encodeF32} from "./gguf/quantize.ts";
 import {readGgufFile} from "./gguf/reader.ts";
 import type {GgmlTypeName, GgufValue} from "./gguf/types.ts";
@@ -135,7 +135,7 @@ export async function generateModel(options: GenerateModelOptions): Promise<Gene
   ]);
   const tensors = modelTensors(shape, vocabSize, seed);
   mkdirSync(dirname(path), {recursive: true});
-  const hash = createHash("sha256");
+  const hash = sha256Hasher();
   const bytes = writeGgufFile(path, {metadata, tensors}, (chunk) => hash.update(chunk));
   const result: GeneratedModel = {
     path,

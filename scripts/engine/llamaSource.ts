@@ -1,7 +1,7 @@
 import {existsSync, mkdirSync, mkdtempSync, renameSync, rmSync} from "node:fs";
 import {join} from "node:path";
 
-import {writeFileAtomic} from "../lib/writeFileAtomic.ts";
+import {writeFileAtomic} from "../../collector/effects.ts";
 import {execBuffer, execOk} from "./exec.ts";
 import {LLAMA_CPP_COMMIT, NODE_LLAMA_CPP_VERSION, sourceDir} from "./paths.ts";
 

@@ -12,7 +12,7 @@ import {stringify as toYaml} from "yaml";
 import {sealBundle} from "../../collector/bundle/seal.ts";
 import {arrivalOffsets} from "../../collector/load/schedule.ts";
 import {MEASURE_VERSION, RunConfigSpec, SCHEMA_VERSION, type LoadMode} from "../../src/analysis/schema/index.ts";
-import {sha256} from "../../src/io/fsBundle.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {SYNTH_ENVIRONMENT, loadPoint} from "./synth.ts";
 
 export interface LargeBundleSpec {
@@ -177,7 +177,7 @@ export async function writeLargeBundle(s: LargeBundleSpec): Promise<{payloadByte
       timeUnit: "ns",
       clockAnchors: [{wall: "2026-11-01T00:00:00.000Z", tNs: 0}],
       collector: {name: "inferscope-synth", version: "0", lockfileSha256: null, gitCommit: null, node: null},
-      configSha256: sha256(configText),
+      configSha256: sha256Hex(configText),
       durability: {fsyncIntervalMs: null},
       prng: null,
       loadPoints: [point],

@@ -9,7 +9,7 @@ import {min} from "d3-array";
 import {stringify as toYaml} from "yaml";
 
 import {sealBundle} from "../../collector/bundle/seal.ts";
-import {sha256} from "../../src/io/fsBundle.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {
   MEASURE_VERSION,
   RunConfigSpec,
@@ -298,7 +298,7 @@ export async function writeSynthBundle(b: SynthBundle): Promise<Manifest> {
       timeUnit: "ns",
       clockAnchors: [{wall: "2026-11-01T00:00:00.000Z", tNs: 0}],
       collector: {name: "inferscope-synth", version: "0.1.0", lockfileSha256: null, gitCommit: null, node: null},
-      configSha256: sha256(configText),
+      configSha256: sha256Hex(configText),
       durability: {fsyncIntervalMs: null},
       prng: null,
       loadPoints: b.points,

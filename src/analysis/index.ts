@@ -34,6 +34,7 @@ export * from "./peers/index.ts";
 export * from "./stats/index.ts";
 export {SERVER_SERIES, type SeriesPoint} from "./telemetry/series.ts";
 export {formatIssue, type Issue} from "./util/issues.ts";
+export {dottedPath} from "./util/zodIssues.ts";
 export {formatBytes, formatDuration, formatNumber, formatWithUnit} from "./format.ts";
 export {
   comparability,

@@ -1,9 +1,9 @@
-import {createHash} from "node:crypto";
 import {createReadStream, readdirSync, statSync} from "node:fs";
 import {join, relative, sep} from "node:path";
 import {StringDecoder} from "node:string_decoder";
 
 import type {BundleSource, FileStream} from "../analysis/ingest/source.ts";
+import {sha256Hasher} from "./hash.ts";
 
 /** Every regular file under `dir` (sorted relative paths, forward slashes), and every other entry skipped. */
 export function listEntries(dir: string): {files: string[]; skipped: {path: string; reason: string}[]} {
@@ -29,7 +29,7 @@ export function listFiles(dir: string): string[] {
 
 /** Streams a file as UTF-8 text chunks while hashing its bytes (one pass, bounded memory). */
 export function fileStream(path: string, highWaterMark = 1 << 22): FileStream {
-  const hash = createHash("sha256");
+  const hash = sha256Hasher();
   let bytes = 0;
   let done = false;
   async function* chunks(): AsyncGenerator<string> {
@@ -68,8 +68,4 @@ export function fsBundle(dir: string): BundleSource {
     skipped,
     open: (path) => (files.includes(path) ? fileStream(join(dir, path)) : null)
   };
-}
-
-export function sha256(data: string | Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
 }

@@ -5,21 +5,14 @@
  * listed in it); who may sign is a trusted-signers file kept in the repository beside the evidence
  * (`evidence/allowed_signers`, like SSH's allowed_signers: `name ed25519 <base64 SPKI key>` per line).
  */
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  sign,
-  verify,
-  type KeyObject
-} from "node:crypto";
+import {createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject} from "node:crypto";
 import {existsSync, readFileSync} from "node:fs";
 import {dirname, join} from "node:path";
 
 import {z} from "zod";
 
 import {SIGNATURE_FILE} from "../analysis/schema/records.ts";
+import {sha256Hex} from "./hash.ts";
 
 export {SIGNATURE_FILE};
 export const SIGNERS_FILE = "allowed_signers";
@@ -56,7 +49,7 @@ export function signManifest(manifest: Buffer, privatePem: string, signer: strin
     algorithm: "ed25519",
     signer,
     publicKey: b64Spki(createPublicKey(key)),
-    manifestSha256: createHash("sha256").update(manifest).digest("hex"),
+    manifestSha256: sha256Hex(manifest),
     signature: sign(null, manifest, key).toString("base64"),
     signedAt: nowIso
   };
@@ -110,7 +103,7 @@ export function checkSignature(
       reason: `${SIGNATURE_FILE} is not a signature record: ${(e as Error).message.split("\n")[0]}`
     };
   }
-  if (createHash("sha256").update(manifest).digest("hex") !== rec.manifestSha256)
+  if (sha256Hex(manifest) !== rec.manifestSha256)
     return {state: "invalid", reason: "the manifest changed after it was signed (digest mismatch)"};
   let ok: boolean;
   try {

@@ -8,6 +8,7 @@ import {join} from "node:path";
 import {parse as parseYaml} from "yaml";
 import {z} from "zod";
 
+import {dottedPath} from "../analysis/index.ts";
 import {buildOptions} from "../site/buildOptions.ts";
 import {EVIDENCE_DIR} from "./evidence.ts";
 
@@ -36,7 +37,7 @@ export function parseGroups(text: string, file: string, known: ReadonlySet<strin
   const parsed = GroupsFile.safeParse(parseYaml(text) ?? {});
   if (!parsed.success)
     throw new Error(
-      `${file}: invalid groups:\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`
+      `${file}: invalid groups:\n${parsed.error.issues.map((i) => `  ${dottedPath(i.path)}: ${i.message}`).join("\n")}`
     );
   const problems: string[] = [];
   const ids = new Set<string>();

@@ -1,10 +1,9 @@
-import {createHash} from "node:crypto";
-
 import fc from "fast-check";
 import {describe, expect, it} from "vitest";
 
 import {analyzeBundle, memorySource, type Report} from "../../src/analysis/index.ts";
 import {FILE_NAMES} from "../../src/analysis/schema/index.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {bundleFiles, cleanRun, lane} from "../support/bundle.ts";
 import {FUZZ} from "./settings.ts";
 
@@ -13,9 +12,8 @@ import {FUZZ} from "./settings.ts";
  * report — never an exception — and every error names its file and, for a record, its line; a changed
  * byte is always caught.
  */
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
 const analyze = (files: Record<string, string>): Promise<Report> =>
-  analyzeBundle(memorySource("fuzz", files, (t) => ({bytes: Buffer.byteLength(t), sha256: sha256(t)})));
+  analyzeBundle(memorySource("fuzz", files, (t) => ({bytes: Buffer.byteLength(t), sha256: sha256Hex(t)})));
 
 const BASE = bundleFiles(cleanRun(lane("r", 6)));
 const RECORDS = BASE[FILE_NAMES.requests]!.trimEnd().split("\n");
@@ -24,7 +22,9 @@ const RECORDS = BASE[FILE_NAMES.requests]!.trimEnd().split("\n");
 function resealed(files: Record<string, string>): Record<string, string> {
   const m = JSON.parse(BASE[FILE_NAMES.manifest]!) as {files: {path: string; bytes: number; sha256: string}[]};
   m.files = m.files.map((f) =>
-    files[f.path] === undefined ? f : {...f, bytes: Buffer.byteLength(files[f.path]!), sha256: sha256(files[f.path]!)}
+    files[f.path] === undefined
+      ? f
+      : {...f, bytes: Buffer.byteLength(files[f.path]!), sha256: sha256Hex(files[f.path]!)}
   );
   return {...files, [FILE_NAMES.manifest]: JSON.stringify(m)};
 }

@@ -1,4 +1,3 @@
-import {createHash} from "node:crypto";
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
 import {basename, join, resolve} from "node:path";
 
@@ -12,13 +11,13 @@ import {
   type PeerTool,
   type Report
 } from "../../src/analysis/index.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 
 export const PEERS = resolve("../shared/fixtures/peers");
 export const SYNTH = resolve("test/fixtures/peers-synthetic");
 export const havePeers = existsSync(PEERS);
 
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-const digest = (text: string) => ({bytes: Buffer.byteLength(text), sha256: sha(text)});
+const digest = (text: string) => ({bytes: Buffer.byteLength(text), sha256: sha256Hex(text)});
 
 /** Reads input files (folders expanded one level deep) as the CLI does; names are base names. */
 export function readInputs(paths: readonly string[]): {name: string; text: string}[] {
@@ -41,7 +40,7 @@ export function bundleTexts(run: ImportedRun, inputs: readonly {name: string; te
   files["source.jsonl"] = run.sources.map((s) => JSON.stringify(s)).join("\n") + "\n";
   const draft = importedManifest(run, {
     bundleId: `test-${run.tool}`,
-    configSha256: sha(config),
+    configSha256: sha256Hex(config),
     collector: {name: "inferscope-import", version: "test", lockfileSha256: null, gitCommit: null, node: null},
     files: inputs.map((f) => ({name: f.name, ...digest(f.text)})),
     startedAtFallback: "2026-01-01T00:00:00.000Z"

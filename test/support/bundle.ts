@@ -3,8 +3,6 @@
  * event and time is written out by the test, sealed with real sha256 digests, and analysed through the
  * same pipeline as a bundle on disk (analyzeBundle over a memory source).
  */
-import {createHash} from "node:crypto";
-
 import {stringify as toYaml} from "yaml";
 
 import {
@@ -33,6 +31,7 @@ import {
   type ServerScrape,
   type SseEvent
 } from "../../src/analysis/schema/index.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {SYNTH_ENVIRONMENT} from "../../scripts/lib/synth.ts";
 
 export const MS = 1_000_000;
@@ -153,7 +152,6 @@ export function failedRequest(
   return request(id, schedMs, [], {httpStatus: 500, finishReason: null, out: null, endMs: schedMs + 2, ...over});
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const jsonl = (records: readonly object[]): string =>
   records.map((r, seq) => `${JSON.stringify({seq, ...r})}\n`).join("");
 
@@ -185,7 +183,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, string> {
     timeUnit: "ns",
     clockAnchors: [{wall: "2026-12-01T00:00:00.000Z", tNs: 0}],
     collector: {name: "hand-built", version: "0", lockfileSha256: null, gitCommit: null, node: null},
-    configSha256: sha256(files[FILE_NAMES.config]!),
+    configSha256: sha256Hex(files[FILE_NAMES.config]!),
     durability: {fsyncIntervalMs: null},
     prng: null,
     loadPoints: spec.points ?? [point("concurrency", 1)],
@@ -196,7 +194,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, string> {
       path,
       role: roleOf[path] as Manifest["files"][number]["role"],
       bytes: Buffer.byteLength(text),
-      sha256: sha256(text),
+      sha256: sha256Hex(text),
       records: path.endsWith(".jsonl") ? text.split("\n").length - 1 : null
     })),
     ...spec.manifest
@@ -212,7 +210,7 @@ export function analyzeSpec(spec: BundleSpec, options: AnalyzeOptions = {}): Pro
 /** Analyses bundle files as given (e.g. `bundleFiles` output edited after sealing). */
 export function analyzeFiles(files: Record<string, string>, options: AnalyzeOptions = {}): Promise<Report> {
   return analyzeBundle(
-    memorySource("hand-built", files, (text) => ({bytes: Buffer.byteLength(text), sha256: sha256(text)})),
+    memorySource("hand-built", files, (text) => ({bytes: Buffer.byteLength(text), sha256: sha256Hex(text)})),
     options
   );
 }

@@ -1,4 +1,4 @@
-import {writeFileAtomic} from "../../lib/writeFileAtomic.ts";
+import {writeFileAtomic} from "../../../collector/effects.ts";
 import {
   GGUF_DEFAULT_ALIGNMENT,
   GGUF_MAGIC,

@@ -1,3 +1,5 @@
+import {bisectLeft} from "d3-array";
+
 import {isMeasuredSuccess, type PointReducer} from "../accumulate/reducer.ts";
 import type {DerivedRequest} from "../derive/request.ts";
 import type {BundleGate, PointGate} from "./types.ts";
@@ -89,13 +91,7 @@ export function clientExplained(
   resumes.sort((a, b) => a - b);
   let n = 0;
   for (const b of bursts) {
-    let lo = 0;
-    let hi = resumes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (resumes[mid]! < b.tNs - 2e6) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = bisectLeft(resumes, b.tNs - 2e6); // the first stall that ended at most 2 ms before the burst
     if (lo < resumes.length && resumes[lo]! <= b.tNs + 2e6) n++;
   }
   return n;

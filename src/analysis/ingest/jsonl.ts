@@ -2,14 +2,15 @@ import type {z} from "zod";
 
 import {issue, type Issue} from "../util/issues.ts";
 import {MAX_LINE_CHARS, type Oversized} from "../util/lines.ts";
+import {dottedPath} from "../util/zodIssues.ts";
 
 /** Issues listed per file; beyond that they are counted per code (a file of a million bad lines stays readable). */
 export const MAX_LISTED_ISSUES = 100;
 
-/** Formats zod issues of one record as `path: message` pairs. */
+/** Formats zod issues of one record as `path: message` pairs (the path dotted by util/zodIssues.ts, null for the record itself). */
 export function zodIssues(file: string, line: number, error: z.ZodError): Issue[] {
   return error.issues.map((i) =>
-    issue("error", "schema", file, i.message, line, i.path.length ? i.path.map(String).join(".") : null)
+    issue("error", "schema", file, i.message, line, i.path.length ? dottedPath(i.path) : null)
   );
 }
 

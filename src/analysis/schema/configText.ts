@@ -1,6 +1,7 @@
 import {isMap, isSeq, LineCounter, parseDocument, type Document, type Node} from "yaml";
 import type {z} from "zod";
 
+import {keyPath} from "../util/zodIssues.ts";
 import {RunConfigSpec, type RunConfig} from "./config.ts";
 
 /** One problem of a run config text, located by file, line and column (1-based) and key path. */
@@ -78,9 +79,6 @@ function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[])
   return out;
 }
 
-const joinPath = (path: readonly Key[]): string =>
-  path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
-
 /** Most alias expansions a config may use (the yaml package's own guard against alias bombs). */
 const MAX_ALIAS_COUNT = 1000;
 
@@ -144,7 +142,7 @@ function zodProblems(
         out.push({
           file,
           ...pos(node?.range?.[0] ?? 0),
-          path: joinPath([...path, key]),
+          path: keyPath([...path, key]),
           message: key === "" ? "an empty (null) key" : `unknown key "${key}"`
         });
       }
@@ -154,7 +152,7 @@ function zodProblems(
     const present = doc.hasIn(path);
     const message =
       present || path.length === 0 ? issue.message.toLowerCase() : `missing: ${issue.message.toLowerCase()}`;
-    out.push({file, ...pos(node?.range?.[0]), path: joinPath(path), message});
+    out.push({file, ...pos(node?.range?.[0]), path: keyPath(path), message});
   }
   return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }

@@ -15,6 +15,10 @@ export interface LocatedIssue {
 /** Dotted path of a zod issue path: `load.values.0`; empty string for the value itself. */
 export const dottedPath = (path: readonly PropertyKey[]): string => path.map(String).join(".");
 
+/** Key path of a config: `target.headers`, `load.values[0]` (dots between keys, brackets around indices). */
+export const keyPath = (path: readonly PropertyKey[]): string =>
+  path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join("");
+
 /** JSON path of a zod issue path: `$.benchmarks[0].metrics`, `$["p99.9"]`. */
 export function jsonPath(path: readonly PropertyKey[], base = "$"): string {
   let out = base;

@@ -1,6 +1,8 @@
 import {describe, expect, it} from "vitest";
 
+import {clientExplained} from "../../../src/analysis/gates/streaming.ts";
 import type {Manifest} from "../../../src/analysis/schema/index.ts";
+import {mulberry32} from "../../../src/analysis/stats/prng.ts";
 import {
   analyzeSpec,
   cleanRun,
@@ -130,6 +132,50 @@ describe("G16 real streaming", () => {
     const r = await analyzeSpec(cleanRun(requests, {manifest: IMPORTED}));
     expect(gateOf(r, "G16").status).toBe("not_evaluable");
     expect(gateOf(r, "G16").reason).toBe("imported: the source records only the first and last token times");
+  });
+});
+
+describe("clientExplained", () => {
+  it("counts a burst within 2 ms after a stall of at least 5 ms ended, exactly as a scan of every stall does", () => {
+    const rand = mulberry32(12);
+    for (let trial = 0; trial < 200; trial++) {
+      const loop = Array.from({length: 1 + Math.floor(rand() * 4)}, () => ({
+        stalls:
+          rand() < 0.2
+            ? null
+            : Array.from({length: Math.floor(rand() * 20)}, (): [number, number] => [rand() * 1e8, rand() * 10])
+      }));
+      const bursts = Array.from({length: Math.floor(rand() * 30)}, (_, i) => ({id: `r${i}`, tNs: rand() * 1e8}));
+      const ends = loop.flatMap((w) => (w.stalls ?? []).filter(([, ms]) => ms >= 5).map(([t]) => t));
+      const scan = bursts.filter((b) => ends.some((t) => t >= b.tNs - 2e6 && t <= b.tNs + 2e6)).length;
+      expect(clientExplained(bursts, loop)).toBe(scan);
+    }
+    expect(
+      clientExplained(
+        [{id: "a", tNs: 10e6}],
+        [
+          {
+            stalls: [
+              [8e6, 5],
+              [13e6, 9]
+            ]
+          }
+        ]
+      )
+    ).toBe(1);
+    expect(
+      clientExplained(
+        [{id: "a", tNs: 10e6}],
+        [
+          {
+            stalls: [
+              [7.9e6, 50],
+              [10e6, 4.9]
+            ]
+          }
+        ]
+      )
+    ).toBe(0);
   });
 });
 

@@ -1,12 +1,18 @@
 import {describe, expect, it} from "vitest";
 import {z} from "zod";
 
-import {dottedPath, expectation, jsonPath, zodIssueList} from "../../../src/analysis/util/zodIssues.ts";
+import {dottedPath, expectation, jsonPath, keyPath, zodIssueList} from "../../../src/analysis/util/zodIssues.ts";
 
 describe("zod issues as locations and messages", () => {
   it("dottedPath joins keys and indexes; the value itself is the empty path", () => {
     expect(dottedPath([])).toBe("");
     expect(dottedPath(["load", "values", 0])).toBe("load.values.0");
+  });
+
+  it("keyPath writes a config's keys with dots and its indexes in brackets, unquoted", () => {
+    expect(keyPath([])).toBe("");
+    expect(keyPath(["load", "values", 0])).toBe("load.values[0]");
+    expect(keyPath(["target", "headers", "X-Api-Key"])).toBe("target.headers.X-Api-Key");
   });
 
   it("jsonPath writes identifiers with dots, indexes in brackets and other keys quoted", () => {

@@ -2,6 +2,7 @@ import {parse as parseYaml} from "yaml";
 import type {z} from "zod";
 
 import {appendAll} from "../../util/append.ts";
+import {jsonLines} from "../../util/jsonLines.ts";
 import {expectation, jsonPath, zodIssueList} from "../../util/zodIssues.ts";
 import type {Doc, PeerError, PeerFile, Result} from "./types.ts";
 
@@ -135,22 +136,18 @@ export function parseDoc(file: PeerFile): Result<Doc> {
   } catch (e) {
     whole = e as Error;
   }
-  const rawLines = text.split("\n");
+  const parsed = jsonLines(text, parseJsonExact);
+  const lastContent = parsed.at(-1)?.line;
   const lines: {line: number; value: unknown}[] = [];
   const errors: PeerError[] = [];
-  let lastContent = rawLines.length - 1;
-  while (lastContent >= 0 && rawLines[lastContent]!.trim() === "") lastContent--;
-  for (let i = 0; i < rawLines.length; i++) {
-    const raw = rawLines[i]!.replace(/\r$/, "");
-    if (raw.trim() === "") continue;
-    try {
-      lines.push({line: i + 1, value: parseJsonExact(raw)});
-    } catch (e) {
-      const last = i === lastContent; // once per file, not a copy of the rest per bad line
+  for (const l of parsed) {
+    if (l.error === null) lines.push({line: l.line, value: l.value});
+    else {
+      const last = l.line === lastContent; // once per file, not a copy of the rest per bad line
       errors.push({
         file: name,
-        path: `line ${i + 1}`,
-        expected: `a complete JSON value per line (${jsonErrorText((e as Error).message)}${last ? "; the last line looks truncated" : ""})`
+        path: `line ${l.line}`,
+        expected: `a complete JSON value per line (${jsonErrorText(l.error.message)}${last ? "; the last line looks truncated" : ""})`
       });
     }
   }

@@ -4,7 +4,7 @@ import {join} from "node:path";
 
 import {afterEach, describe, expect, it} from "vitest";
 
-import {writeFileAtomic} from "../../../scripts/lib/writeFileAtomic.ts";
+import {writeFileAtomic} from "../../collector/effects.ts";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -27,6 +27,12 @@ describe("writeFileAtomic", () => {
     expect(n).toBe(5);
     expect(readFileSync(path, "utf8")).toBe("abcde");
     expect(seen).toEqual(["ab", "", "cde"]);
+  });
+
+  it("a text is written as its UTF-8 bytes", () => {
+    const path = join(tempDir(), "report.html");
+    expect(writeFileAtomic(path, "héllo")).toBe(6);
+    expect(readFileSync(path, "utf8")).toBe("héllo");
   });
 
   it("a failure while writing leaves the old file as it was and no temp file", () => {
