@@ -1,13 +1,11 @@
 /**
- * npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--ignore-static]
+ * npm run test:mutation -- <folder> [--incremental] [--timeout-factor F]
  * Mutation testing (StrykerJS with its vitest runner) of one folder of src/analysis, e.g. `gates` mutates
  * src/analysis/gates/**\/*.ts. Only the fast in-process unit tests listed in vitest.mutation.config.ts run
  * against the mutants, each mutant only against the tests that cover it. Not part of `npm test` or CI.
  *
  * Writes reports/mutation/<folder>/{mutation.html,mutation.json,survivors.txt,summary.json} and prints the
  * score last. --incremental reuses reports/mutation/<folder>/incremental.json from the previous run.
- * --ignore-static skips static mutants (module-level values, e.g. registry definition fields, which re-run
- * every related test and take most of the time); the score then covers the code that runs per input only.
  * --timeout-factor (Stryker's timeoutFactor, default 1.5): raise it on a loaded machine, where a slow
  * test run is otherwise counted as a detected mutant (a timeout).
  * Exit codes: 0 done (whatever the score), 1 Stryker failed, 2 usage.
@@ -21,15 +19,11 @@ import {Stryker} from "@stryker-mutator/core";
 const ROOT = resolve(import.meta.dirname, "..");
 const ANALYSIS = join(ROOT, "src", "analysis");
 const USAGE =
-  "usage: npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--ignore-static]   (folder: a subfolder of src/analysis)";
+  "usage: npm run test:mutation -- <folder> [--incremental] [--timeout-factor F]   (folder: a subfolder of src/analysis)";
 
 const folders = readdirSync(ANALYSIS).filter((name) => statSync(join(ANALYSIS, name)).isDirectory());
 const {values: flags, positionals} = parseArgs({
-  options: {
-    incremental: {type: "boolean", default: false},
-    "timeout-factor": {type: "string", default: "1.5"},
-    "ignore-static": {type: "boolean", default: false}
-  },
+  options: {incremental: {type: "boolean", default: false}, "timeout-factor": {type: "string", default: "1.5"}},
   allowPositionals: true
 });
 const folder = positionals[0];
@@ -68,7 +62,6 @@ try {
     coverageAnalysis: "perTest",
     concurrency: 2,
     timeoutFactor,
-    ignoreStatic: flags["ignore-static"],
     incremental: flags.incremental,
     incrementalFile: join(out, "incremental.json"),
     tempDirName,
