@@ -15,6 +15,7 @@ import {join, relative, resolve} from "node:path";
 import {parseArgs} from "node:util";
 
 import {Stryker} from "@stryker-mutator/core";
+import {globSync} from "glob";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const ANALYSIS = join(ROOT, "src", "analysis");
@@ -52,6 +53,13 @@ const sharedLink = join(ROOT, tempDirName, "shared");
 if (existsSync(shared) && !existsSync(sharedLink)) symlinkSync(shared, sharedLink);
 
 process.chdir(ROOT);
+// The code as mutated, read before the run: survivors.txt quotes it even if the tree changes during a run.
+const sources = new Map<string, string[]>(
+  globSync(`src/analysis/${folder}/**/*.ts`, {cwd: ROOT, absolute: true}).map((f) => [
+    f,
+    readFileSync(f, "utf8").split("\n")
+  ])
+);
 const t0 = process.hrtime.bigint();
 let results: Awaited<ReturnType<Stryker["runMutationTest"]>> | undefined;
 try {
@@ -88,11 +96,9 @@ if (results) {
   const valid = detected + survived! + noCoverage!;
   // Stryker's mutation score: detected / valid; compile and runtime errors and ignored mutants are not valid.
   const score = valid > 0 ? (100 * detected) / valid : undefined;
-  const sources = new Map<string, string[]>();
   /** The mutated code (locations are 1-based); a multi-line one as its first line and "…". */
   const original = ({fileName, location: {start, end}}: (typeof results)[number]) => {
-    const lines = sources.get(fileName) ?? readFileSync(fileName, "utf8").split("\n");
-    sources.set(fileName, lines);
+    const lines = sources.get(resolve(fileName)) ?? [];
     const first = lines[start.line - 1] ?? "";
     return start.line === end.line ? first.slice(start.column - 1, end.column - 1) : `${first.trim()} …`;
   };
