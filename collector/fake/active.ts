@@ -14,7 +14,7 @@ export interface SendLogEntry {
   tNs: bigint;
   bytes: number;
   events: number;
-  /** received = the request body was read (the server's receipt time), then the response's writes. */
+  /** received = the server first saw the request (its receipt time, before reading the body), then the response's writes. */
   what: "received" | "headers" | "data" | "end" | "fin" | "reset" | "destroy";
 }
 
@@ -37,7 +37,10 @@ export class Active {
   readonly requestId: string;
   readonly plan: ResponsePlan;
   t0 = 0n;
-  /** When the request body had been read (before any queueing). */
+  /**
+   * When the server first saw the request (node's 'request' event, headers parsed, before the body was read,
+   * parsed and planned, and before any queueing): everything after it is the server's time.
+   */
   readonly received: bigint;
   next = 0;
   seq = 0;
@@ -48,12 +51,12 @@ export class Active {
   immediate: ReturnType<typeof setImmediate> | null = null;
   readonly stepBound: () => void;
 
-  constructor(env: Env, res: ServerResponse, requestId: string, plan: ResponsePlan) {
+  constructor(env: Env, res: ServerResponse, requestId: string, plan: ResponsePlan, received: bigint) {
     this.env = env;
     this.res = res;
     this.requestId = requestId;
     this.plan = plan;
-    this.received = env.clock();
+    this.received = received;
     this.stepBound = () => this.step();
   }
 

@@ -26,7 +26,8 @@ export function route(
   res: ServerResponse,
   scenario: Scenario,
   env: Env,
-  newId: () => string
+  newId: () => string,
+  received: bigint = env.clock()
 ): void {
   const path = (req.url ?? "/").split("?")[0]!;
   const method = req.method ?? "GET";
@@ -43,7 +44,7 @@ export function route(
   if (endpoint === null) return sendJson(res, 404, errorBody(`no route POST ${path}`, 404));
   const parts: Buffer[] = [];
   req.on("data", (b: Buffer) => parts.push(b));
-  req.on("end", () => onCompletion(req, res, endpoint, Buffer.concat(parts), {scenario, env, newId}));
+  req.on("end", () => onCompletion(req, res, endpoint, Buffer.concat(parts), {scenario, env, newId, received}));
 }
 
 function routeGet(path: string, res: ServerResponse, env: Env): void {
@@ -76,7 +77,7 @@ function onCompletion(
   res: ServerResponse,
   endpoint: "chat" | "completions" | "tokenize",
   raw: Buffer,
-  {scenario, env, newId}: {scenario: Scenario; env: Env; newId: () => string}
+  {scenario, env, newId, received}: {scenario: Scenario; env: Env; newId: () => string; received: bigint}
 ): void {
   let body: Record<string, unknown>;
   try {
@@ -110,7 +111,7 @@ function onCompletion(
     );
   const plan = buildPlan(fake, options);
   env.metrics.promptTokens += plan.promptTokens;
-  const a = new Active(env, res, fake.requestId, plan);
+  const a = new Active(env, res, fake.requestId, plan, received);
   if (env.cap !== null && env.capMode === "queue" && env.active.size >= env.cap) {
     env.queue.push(a);
     env.metrics.waiting++;

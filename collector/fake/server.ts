@@ -62,6 +62,7 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   const env: Env = {clock, note, metrics, active, queue, model: so.model, cap: so.connCap, capMode: so.connCapMode};
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const received = clock(); // the server's receipt time: everything after it is the server's
     const socket = req.socket;
     const n = (socketRequests.get(socket) ?? 0) + 1;
     socketRequests.set(socket, n);
@@ -77,7 +78,7 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
       socket.destroy();
       return;
     }
-    route(req, res, scenario, env, () => `fake-${nextId++}`);
+    route(req, res, scenario, env, () => `fake-${nextId++}`, received);
   };
   const server: Server =
     opts.tls === undefined

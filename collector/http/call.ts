@@ -46,6 +46,8 @@ export class Call implements SseSink {
   private tEnd: number | null = null;
   /** Arrival time of the chunk being parsed. */
   private tChunk = 0;
+  /** When the socket last delivered bytes, read before node's HTTP parser runs on them (null: not yet). */
+  private tSock: number | null = null;
   private tLastData = 0;
   private status: number | null = null;
   private sse = false;
@@ -62,6 +64,7 @@ export class Call implements SseSink {
   private readonly onSecureBound = (): void => this.onSecure();
   private readonly onFinishBound = (): void => void (this.written = true);
   private readonly onSocketErrorBound = (e: Error): void => void (this.socketError = e);
+  private readonly onSocketDataBound = (): void => void (this.tSock = this.now());
   private readonly onResponseBound = (res: IncomingMessage): void => this.onResponse(res);
   private readonly onReqErrorBound = (e: Error): void => this.onError(e);
   private readonly onSseDataBound = (b: Buffer): void => this.onSseData(b);
@@ -135,6 +138,9 @@ export class Call implements SseSink {
     if (this.phase === "done") return;
     this.socket = s;
     s.on("error", this.onSocketErrorBound);
+    // Ahead of node's own listener: the clock is read when the bytes reach JavaScript, not after the HTTP
+    // parser and the response stream have handled them.
+    s.prependListener("data", this.onSocketDataBound);
     this.reused = this.req?.reusedSocket === true;
     // A fresh TLS socket is usable once its handshake is done; a reused one (or plain TCP) once connected.
     const tls = (s as Socket & {encrypted?: boolean}).encrypted === true;
@@ -170,9 +176,17 @@ export class Call implements SseSink {
     this.arm();
   }
 
+  /**
+   * Arrival time of the bytes being handled: the socket chunk's clock reading. A response chunk that node
+   * hands over later than its socket chunk gets a later reading, never an earlier one.
+   */
+  private arrival(): number {
+    return this.tSock ?? this.now();
+  }
+
   private onResponse(res: IncomingMessage): void {
     if (this.phase === "done") return;
-    const t = this.now();
+    const t = this.arrival();
     this.tHdr = t;
     this.tLastData = t;
     this.phase = "body";
@@ -195,7 +209,7 @@ export class Call implements SseSink {
 
   private onSseData(b: Buffer): void {
     if (this.phase === "done") return;
-    const t = this.now();
+    const t = this.arrival();
     if (this.tByte1 === null) this.tByte1 = t;
     this.tChunk = t;
     this.tLastData = t;
@@ -221,7 +235,7 @@ export class Call implements SseSink {
 
   private onOtherData(b: Buffer): void {
     if (this.phase === "done") return;
-    const t = this.now();
+    const t = this.arrival();
     if (this.tByte1 === null) this.tByte1 = t;
     this.tLastData = t;
     if (this.excerptBytes < EXCERPT_BYTES) {
@@ -300,6 +314,7 @@ export class Call implements SseSink {
     this.r.signal?.removeEventListener("abort", this.onAbortBound);
     if (this.socket !== null) {
       this.socket.off("error", this.onSocketErrorBound);
+      this.socket.off("data", this.onSocketDataBound);
       this.socket.off("connect", this.onConnectBound);
       this.socket.off("secureConnect", this.onSecureBound);
     }

@@ -11,8 +11,9 @@ export {headBytes} from "./payload.ts";
  * Times: tCallNs when the call began; tConnNs at TCP connect and tTlsNs at the end of the TLS handshake
  * (fresh connections only); tDispNs right after the request (headers and body in one write) was handed to
  * a connected (and, for https, secured) socket; tHdrNs at the 'response' event; tByte1Ns at the first body chunk; each event gets the
- * arrival time of the socket chunk that completed it (one clock reading per chunk, shared by every
- * event completed in that chunk); tEndNs at the end of the body, an error, a timeout or an abort.
+ * arrival time of the socket chunk that completed it (one clock reading per chunk, taken when the socket
+ * hands the bytes to JavaScript, before node's HTTP parser runs, and shared by every event completed in that
+ * chunk; tHdrNs and tByte1Ns are readings of the same kind); tEndNs at the end of the body, an error, a timeout or an abort.
  *
  * Never rejects for server or network faults (they become transportError/httpStatus/errorMessage);
  * rejects only for programmer errors (bad URL, bad timeouts, non-bigint origin).

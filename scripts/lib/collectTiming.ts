@@ -31,8 +31,12 @@ export interface CollectTiming {
   requests: number;
   /** Per request, ms. */
   errors: number[];
-  /** Recorded connection setup (tDisp − tCall), ms, per request. */
+  /** Recorded setup (tDisp − tCall: request creation, connect if any, the write), ms, per request. */
   setupMs: number[];
+  /** Request path: server receipt − client dispatch (kernel, the server waking and parsing the head), ms. */
+  requestPathMs: number[];
+  /** Response path: client first-token time − server first-token send (kernel, the client waking and reading), ms. */
+  responsePathMs: number[];
   reused: number;
   failed: number;
 }
@@ -65,6 +69,17 @@ export async function collectTiming(o: {
       output: {dir: out}
     });
     const fx = defaultEffects({log: {info: () => undefined, warn: () => undefined, tty: false, stream: quiet}});
+    // The run's origin is collect's first clock reading: keep it to put client and server times on one axis.
+    let origin: bigint | null = null;
+    const nowNs = fx.clock.nowNs;
+    fx.clock = {
+      ...fx.clock,
+      nowNs: () => {
+        const t = nowNs();
+        origin ??= t;
+        return t;
+      }
+    };
     const outcome = await collect({config, fx, ...defaultCollectDeps, outParent: out});
     const records = readFileSync(join(outcome.dir, "requests.jsonl"), "utf8")
       .trim()
@@ -74,6 +89,9 @@ export async function collectTiming(o: {
     const times = await o.serverTimes(records.map((r) => r.id));
     const errors: number[] = [];
     const setupMs: number[] = [];
+    const requestPathMs: number[] = [];
+    const responsePathMs: number[] = [];
+    const at = (t: number): number => Number(origin!) + t;
     let failed = 0;
     for (const r of records) {
       const s = times.get(r.id);
@@ -86,7 +104,11 @@ export async function collectTiming(o: {
       const serverMs = Number(s.events[firstIdx]! - s.received) / 1e6;
       const connectMs = r.tConnNs == null ? 0 : (r.tConnNs - r.tCallNs) / 1e6;
       errors.push(clientMs - serverMs - (o.mode === "per_request" ? connectMs : 0));
-      if (r.tDispNs !== null) setupMs.push((r.tDispNs - r.tCallNs) / 1e6);
+      responsePathMs.push((at(r.events[firstIdx]![0]) - Number(s.events[firstIdx]!)) / 1e6);
+      if (r.tDispNs !== null) {
+        setupMs.push((r.tDispNs - r.tCallNs) / 1e6);
+        requestPathMs.push((Number(s.received) - at(r.tDispNs)) / 1e6);
+      }
     }
     return {
       mode: o.mode,
@@ -94,6 +116,8 @@ export async function collectTiming(o: {
       requests: records.length,
       errors,
       setupMs,
+      requestPathMs,
+      responsePathMs,
       reused: records.filter((r) => r.socketReused).length,
       failed
     };

@@ -114,6 +114,8 @@ export async function collectAccuracy({url, server, say, reps}: Bench): Promise<
           f(p50, 3),
           f(medianOf(runs.map((r) => pct(r.errors, 0.99))), 3),
           f(medianOf(runs.map((r) => pct(r.setupMs, 0.5))), 3),
+          f(medianOf(runs.map((r) => pct(r.requestPathMs, 0.5))), 3),
+          f(medianOf(runs.map((r) => pct(r.responsePathMs, 0.5))), 3),
           String(runs.reduce((a, r) => a + r.reused, 0)),
           String(runs.reduce((a, r) => a + r.failed, 0))
         ]
@@ -123,11 +125,22 @@ export async function collectAccuracy({url, server, say, reps}: Bench): Promise<
     `\n### (a2) Timing error through \`collect\`, both connection modes (ms; median over ${reps} run${reps > 1 ? "s" : ""})\n`
   );
   say(
-    "error = (client first token − client start `tCallNs`) − (server first-token send − server receipt); per_request also subtracts the recorded connect time (`tConnNs − tCallNs`). The whole collector runs: request builder, pool, telemetry monitors, writer.\n"
+    "error = (client first token − client start `tCallNs`) − (server first-token send − server receipt, its first sight of the request); per_request also subtracts the recorded connect time (`tConnNs − tCallNs`). The whole collector runs: request builder, pool, telemetry monitors, writer. The error is the sum of three parts, each on the shared clock: setup (tDispNs − tCallNs: request creation, the connect in per_request, the write), request path (server receipt − tDispNs: loopback, the server waking and reading the head) and response path (client first-token time − server first-token send: loopback, the client waking and reading).\n"
   );
   say(
     table(
-      ["connections", "streams", "requests × runs", "error p50", "error p99", "setup p50", "reused", "unmatched"],
+      [
+        "connections",
+        "streams",
+        "requests × runs",
+        "error p50",
+        "error p99",
+        "setup p50",
+        "request path p50",
+        "response path p50",
+        "reused",
+        "unmatched"
+      ],
       collectRows
     )
   );

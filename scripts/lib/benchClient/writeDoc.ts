@@ -17,8 +17,9 @@ Command: \`npm run bench:client${QUICK ? " -- --quick" : ""}${PIN ? " -- --pin" 
   } The machine is shared with other work, so numbers move by ±10–20 % between runs.
 
 How it measures: the fake server (\`inferscope fake-server --scenario zero\`) runs in a child process and
-logs its own CLOCK_MONOTONIC time of every write; the collector's transport (\`collector/http/stream.ts\`,
-node:http + eventsource-parser, one clock reading per socket chunk) records every event. Both processes
+logs its own CLOCK_MONOTONIC time of every write and of each request's receipt (node's 'request' event, before
+the body is read); the collector's transport (\`collector/http/stream.ts\`, node:http + eventsource-parser, one
+clock reading per socket chunk, taken before node's HTTP parser) records every event. Both processes
 read the same monotonic clock, so *collector − server* is the client-side timing error (kernel delivery,
 event-loop wait, parsing). TTFT error uses the first content event; per-event error uses every event.
 Events per CPU-second divide the events received by the client process's user+system CPU

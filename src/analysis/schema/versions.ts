@@ -8,7 +8,10 @@
  * - REPORT_VERSION: the shape of the Report and of `analyze --json` (docs/report-schema.md says when to bump).
  */
 export const SCHEMA_VERSION = 2 as const;
-/** 2: connect and TLS recorded apart; connections reused by default; tCallNs marks the client's own start. */
+/**
+ * 2: connect and TLS recorded apart; connections reused by default; tCallNs marks the client's own start; a
+ * chunk's arrival is read when the socket delivers it, before node's HTTP parser.
+ */
 export const MEASURE_VERSION = "2";
 /** 2: the counted-token end of a request, empty-text tokens, hung streams, prefill span, dispatch lag from tCall, … (docs/methodology). */
 export const ANALYZER_VERSION = "2";

@@ -164,6 +164,38 @@ describe("send log", () => {
     }
   });
 
+  it("stamps the receipt when the request is first seen, before its body has arrived", async () => {
+    // The client sends the headers, waits 150 ms, then the body: the receipt is the server's first sight
+    // of the request (what a client's timing error is measured against), not the end of the body read.
+    const s = await startFakeServer({options: {ttftMs: 0, tokenIntervalMs: 0}});
+    try {
+      const {request} = await import("node:http");
+      const body = JSON.stringify({messages: [{role: "user", content: "x"}], stream: true, max_tokens: 1});
+      let bodySent = 0n;
+      await new Promise<void>((resolve, reject) => {
+        const req = request(`${s.url}/chat/completions`, {
+          method: "POST",
+          headers: {"x-request-id": "late-body", "content-length": Buffer.byteLength(body)}
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", resolve);
+        });
+        req.on("error", reject);
+        req.flushHeaders();
+        setTimeout(() => {
+          bodySent = process.hrtime.bigint();
+          req.end(body);
+        }, 150);
+      });
+      const received = s.sendLog().find((e) => e.what === "received" && e.requestId === "late-body");
+      expect(received).toBeDefined();
+      expect(received!.tNs < bodySent).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("appends JSONL with decimal-string times to --send-log files", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fake-log-"));
     const file = join(dir, "send.jsonl");

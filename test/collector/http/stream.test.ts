@@ -675,6 +675,37 @@ describe("streamRequest: connection-level faults (F17, F19, F22) and client abor
     }
   });
 
+  it("reads the clock when the socket delivers bytes, before node's HTTP parser handles them", async () => {
+    // One write carries the headers and two events, so one socket chunk holds all three. A clock that
+    // advances 1 µs per reading tells readings apart: the headers time and both events must be one reading
+    // (the socket chunk's), not three taken as node's parser and response stream hand the pieces over.
+    const raw = createServer((_req, res) => {
+      res.writeHead(200, {"content-type": "text/event-stream"});
+      res.end('data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\n');
+    });
+    await new Promise<void>((r) => raw.listen(0, "127.0.0.1", r));
+    const port = (raw.address() as {port: number}).port;
+    let ticks = 0n;
+    const counting = (): bigint => process.hrtime.bigint() + 1000n * ++ticks;
+    try {
+      const r = await streamRequest({
+        url: `http://127.0.0.1:${port}/v1/chat/completions`,
+        headers: {},
+        body: "{}",
+        timeouts: TIMEOUTS,
+        origin: counting(),
+        clock: counting
+      });
+      expect(r.events.map((e) => e[2])).toEqual(["content", "content"]);
+      expect(r.events[0]![0]).toBe(r.tHdrNs);
+      expect(r.events[1]![0]).toBe(r.tHdrNs);
+      expect(r.tByte1Ns).toBe(r.tHdrNs);
+      expect(r.tHdrNs!).toBeGreaterThan(r.tDispNs!);
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
+  });
+
   it("rejects programmer errors instead of recording them", async () => {
     const base = {headers: {}, body: "{}", timeouts: TIMEOUTS, origin};
     await expect(streamRequest({...base, url: server.url, headers: {"bad header": "x"}})).rejects.toThrow(

@@ -264,7 +264,16 @@ describe("crash recovery", () => {
     const cfg = writeConfig(
       t.dir,
       "live.yaml",
-      yamlConfig({load: {mode: "concurrency", values: [2], requests: 150, warmup: 0}})
+      // ≈ 8 s of collecting (80 requests of ≈ 0.2 s, two at a time): the refused `seal` must start and
+      // finish while the run is still going, even when a busy machine takes seconds to start a process
+      yamlConfig({
+        target: {
+          base_url: server.url,
+          model: "fake-model",
+          headers: {"x-fake-options": JSON.stringify({ttftMs: 5, tokenIntervalMs: 25})}
+        },
+        load: {mode: "concurrency", values: [2], requests: 80, warmup: 0}
+      })
     );
     const child = spawnCli(["collect", "--config", cfg, "--out", out, "--no-progress"]);
     await waitFor(() => /bundle: /.test(child.stderr()), 20_000, "the bundle to open");
