@@ -33,7 +33,8 @@ export function judgeSlo(r: DerivedRequest, slo: SloConfig): SloJudgement {
     else if (shortOutput) {
       if (slo.short_output !== "not_applicable")
         missed.push(`itl undefined (${r.out} output token${r.out === 1 ? "" : "s"})`);
-    } else missed.push(`itl undefined (all ${r.out} tokens arrived in one event: no decode span)`);
+    } else if (r.tTok1 === null || r.tTokN === null) missed.push("itl unknown: token times missing");
+    else missed.push(`itl undefined (all ${r.out} tokens arrived in one event: no decode span)`);
   } else if (itl > slo.itl_ms) missed.push(`itl ${itl.toFixed(1)} ms > ${slo.itl_ms} ms`);
   if (unknown) return {good: null, missed: ["itl unknown: output token count missing"], shortOutput};
   return {good: missed.length === 0, missed, shortOutput};

@@ -38,6 +38,6 @@ export function inFlightProfile(
       if (level > peak) peak = level;
     }
   }
-  if (to > t) area += level * (to - t);
+  // every start has its end, so the level is back to 0 here: nothing is left to add after the last event
   return {mean: area / (to - from), peak};
 }
