@@ -68,6 +68,11 @@ describe("judgeSlo: requests without an inter-token latency", () => {
     });
   });
 
+  it("two output tokens are not a short output: they have an ITL (one gap)", () => {
+    // TTFT 50, second token 10 ms later: ITL 10, E2E 60
+    expect(judgeSlo(streamOf(2, 50, 10), SLO)).toEqual({good: true, missed: [], shortOutput: false});
+  });
+
   it("several tokens in one event have no decode span: a miss that says so (not 'fewer than 2 tokens')", () => {
     const r = derived(request("r", 0, tokenEvents(1, 100, 0, {delta: 5}), {out: 5}));
     expect(judgeSlo(r, SLO)).toEqual({

@@ -70,6 +70,7 @@ describe("measurementWindow", () => {
     const {facts} = windowOf([A, req({sched: 0, disp: 0, end: 2, timeBase: "request"})]);
     expect(facts.windowS).toBeNull();
     expect(facts.windowReason).toBe(NOT_SHARED_CLOCK);
+    expect(NOT_SHARED_CLOCK).toBe("request start times are not on a shared clock (imported data)");
     expect(facts.meanInFlight).toBeNull();
   });
 
@@ -89,6 +90,10 @@ describe("measurementWindow", () => {
     expect(one.windowS).toBe(4);
     expect(one.dispatchRate).toBeNull();
     expect(one.sustainedInFlight).toBeNull();
+    // two dispatches are enough: (1,5) and (3,4), dispatch span [1,3]: 1 in flight for 2 s → 1; rate 1 / 2 s
+    const two = windowOf([req({sched: 1, disp: 1, end: 5}), req({sched: 3, disp: 3, end: 4})]).facts;
+    expect(two.sustainedInFlight).toBe(1);
+    expect(two.dispatchRate).toBe(0.5);
     const together = windowOf([req({sched: 1, disp: 1, end: 3}), req({sched: 1, disp: 1, end: 5})]).facts;
     expect(together.dispatchRate).toBeNull();
     expect(together.meanInFlight).toBeCloseTo((2 * 2 + 1 * 2) / 4, 12); // [1,3) 2, [3,5] 1
