@@ -42,7 +42,7 @@ let pages: string[];
 let reports: Map<string, Report>;
 const hostile = hostileSpec();
 const demo = demoSpecs();
-const SAMPLE = "20261129-vm-random-small-llamacpp-small-p1-bb6fa2";
+const SAMPLE = "20261201-vm-random-small-llamacpp-small-p1-50843d";
 
 beforeAll(async () => {
   work = tempDir("inferscope-site-");

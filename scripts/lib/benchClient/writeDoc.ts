@@ -45,6 +45,18 @@ ${sections.join("\n")}
   classification and capture cost is table (f), about a microsecond per event), which is why the collector and the bare
   node:http client land close together. "zero-latency" lets many events share a read, as a busy server
   does; real servers sit between the two.
+- **Through \`collect\` (a2), where the time goes.** Three parts on one clock add up to the error. _Setup_
+  is node:http creating the request and writing it; measured alone, \`http.request()\` takes about 10 µs
+  when it runs back to back and 75–110 µs when the process has just woken from a 60–100 ms wait on the
+  response (cold caches and a descheduled vCPU: the same code, ten times slower), and a closed loop at one
+  stream always starts its next request right after such a wait. _Request path_ is loopback plus the
+  server waking and reading the head; _response path_ is loopback plus the client waking and reading the
+  chunk. At one stream each is 0.2–0.3 ms, so the 0.5 ms goal is about one cold wake-up away on this VM.
+  At 100 streams the fake server answers every stream on the same timer tick, as a batching engine does:
+  a hundred chunks arrive within the same millisecond and one JavaScript thread reads them one after
+  another, so the k-th waits for the k − 1 before it; the median error is that queue (the parts' own
+  medians stay below 0.3 ms). Going below it needs the streams spread over several client threads, which
+  the collector does not do yet.
 - **Concurrent streams.** Thousands of streams fit in one client thread (all succeed, nothing lost); the
   per-event error grows with the event rate the loop must absorb, which (e) quantifies.
 - **Poisson.** The schedule itself passes the KS test. The pacer sleeps until ~1.5 ms before each deadline
