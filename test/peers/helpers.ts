@@ -62,7 +62,14 @@ export async function importAndAnalyze(
   tool: PeerTool | "auto",
   paths: readonly string[]
 ): Promise<{run: ImportedRun; report: Report; files: Record<string, string>}> {
-  const inputs = readInputs(paths);
+  return importAndAnalyzeTexts(tool, readInputs(paths));
+}
+
+/** The same for files given as text (a fixture built inside the test). */
+export async function importAndAnalyzeTexts(
+  tool: PeerTool | "auto",
+  inputs: readonly {name: string; text: string}[]
+): Promise<{run: ImportedRun; report: Report; files: Record<string, string>}> {
   const r = importPeer(tool, inputs);
   if (!r.ok) throw new Error(r.errors.map((e) => `${e.file}: ${e.path}: ${e.expected}`).join("\n"));
   const files = bundleTexts(r.value, inputs);

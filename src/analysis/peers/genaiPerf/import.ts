@@ -60,6 +60,8 @@ interface PayloadFacts {
   model: string | null;
   /** Undefined when no payload was recorded: a missing ignore_eos in a recorded payload was not sent. */
   ignoreEos: boolean | undefined;
+  /** The payload asked for a non-streaming answer (`stream: false` or no `stream`). */
+  nonStreaming: boolean | undefined;
   maxTokens: number | null;
 }
 
@@ -123,9 +125,22 @@ function mapRequest(
     facts: {
       model: typeof payload.model === "string" ? payload.model : null,
       ignoreEos: req.request_inputs?.payload !== undefined ? payload.ignore_eos === true : undefined,
+      nonStreaming: req.request_inputs?.payload !== undefined ? payload.stream !== true : undefined,
       maxTokens
     }
   };
+}
+
+function importNotes(nonStreaming: number, total: number): string[] {
+  return [
+    "perf_analyzer timestamps are ns on its own clock; every response is kept with its SSE text",
+    "GenAI-Perf counts output tokens with a client tokenizer: token metrics need a usage chunk in the stream",
+    ...(nonStreaming > 0
+      ? [
+          `${nonStreaming} of ${total} requests asked for a non-streaming answer: the whole answer arrives in one response, so their TTFT equals their E2E latency by definition, and they have no inter-token latency or decode speed`
+        ]
+      : [])
+  ];
 }
 
 /** Maps a GenAI-Perf export (one load point per experiment) and its summary to one imported run. */
@@ -140,6 +155,7 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
   let model: string | null = null;
   let ignoreEos: boolean | undefined;
   let maxTokensAll: number | undefined;
+  let nonStreaming = 0;
   (exp?.experiments ?? []).forEach((e, ei) => {
     const p = pointOf(e.experiment.mode, e.experiment.value);
     const existing = points.get(p.id);
@@ -152,6 +168,7 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
       model ??= facts.model;
       if (facts.ignoreEos !== undefined) ignoreEos ??= facts.ignoreEos;
       maxTokensAll ??= facts.maxTokens ?? undefined;
+      if (facts.nonStreaming === true) nonStreaming++;
     });
   });
   const lp = [...points.values()];
@@ -200,10 +217,7 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
       },
       environment: {extra: exp?.service_kind ? {service_kind: exp.service_kind} : {}},
       labels: {imported_from: "genai-perf"},
-      notes: [
-        "perf_analyzer timestamps are ns on its own clock; every response is kept with its SSE text",
-        "GenAI-Perf counts output tokens with a client tokenizer: token metrics need a usage chunk in the stream"
-      ],
+      notes: importNotes(nonStreaming, requests.length),
       status: "complete",
       statusReason: null
     }

@@ -44,7 +44,8 @@ export function classifyData(data: string): Parsed {
     : null;
   const c = Array.isArray(v.choices) && isObject(v.choices[0]) ? v.choices[0] : null;
   const finish = c && typeof c.finish_reason === "string" ? c.finish_reason : null;
-  const delta = c && isObject(c.delta) ? c.delta : null;
+  // a streamed chunk carries `delta`; a non-streaming answer (stream: false) one whole `message`
+  const delta = c && isObject(c.delta) ? c.delta : c && isObject(c.message) ? c.message : null;
   const nonEmpty = (x: unknown) => typeof x === "string" && x.length > 0;
   let kind: EventKind;
   if (delta && nonEmpty(delta.content)) kind = "content";
