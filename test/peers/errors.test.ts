@@ -1,9 +1,10 @@
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
 
-import {describe, expect, it} from "vitest";
+import {describe, expect, it, vi} from "vitest";
 
 import {formatPeerError, importPeer, PEER_TOOLS, type PeerFile} from "../../src/analysis/index.ts";
+import {PEER_FORMATS} from "../../src/analysis/peers/registry.ts";
 import {readInputs, SYNTH} from "./helpers.ts";
 
 const text = (p: string) => readFileSync(join(SYNTH, p), "utf8");
@@ -122,6 +123,23 @@ describe("never a crash", () => {
         }
     }
     expect(failures).toBeGreaterThan(100);
+  });
+
+  it("an importer that throws on a shape it was not written for: a located error naming the tool, not an exception", () => {
+    // a stand-in for a new version of a known format that passes detection but breaks the importer
+    const guidellm = PEER_FORMATS.guidellm as {import: (docs: never) => unknown};
+    const spy = vi.spyOn(guidellm, "import").mockImplementation(() => {
+      throw new TypeError("Cannot read properties of undefined (reading 'requests')");
+    });
+    try {
+      const r = importPeer("guidellm", [{name: "benchmarks.json", text: text("guidellm/benchmarks.json")}]);
+      expect(r.ok).toBe(false);
+      expect(r.ok ? [] : r.errors.map(formatPeerError)).toEqual([
+        "benchmarks.json: $: expected a guidellm result this importer can read; it stopped at: Cannot read properties of undefined (reading 'requests') (a shape or version it does not know yet: please report it with the file)"
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("shape, not file name: renamed files are still recognised", () => {

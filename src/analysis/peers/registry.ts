@@ -145,5 +145,20 @@ export function importPeer(tool: PeerTool | "auto", files: readonly PeerFile[]):
     if (!d.ok) return d;
     chosen = d.value;
   } else chosen = tool;
-  return PEER_FORMATS[chosen].import(docs);
+  try {
+    return PEER_FORMATS[chosen].import(docs);
+  } catch (e) {
+    // An importer that meets a shape it was not written for must not crash the command with a stack
+    // trace: the user gets the files, the tool and where the importer stopped (and can report it).
+    return {
+      ok: false,
+      errors: [
+        {
+          file: docs.map((d) => d.name).join(", "),
+          path: "$",
+          expected: `a ${chosen} result this importer can read; it stopped at: ${(e as Error)?.message ?? String(e)} (a shape or version it does not know yet: please report it with the file)`
+        }
+      ]
+    };
+  }
 }
