@@ -29,6 +29,8 @@ export interface CollectRunOptions {
   /** Case suite to run after the load points (config `suites` and `suite_options`). */
   suites?: string[];
   suiteOptions?: Record<string, unknown>;
+  /** Bytes of each chunk kept verbatim (config `output.payload_bytes`; default: the config's default). */
+  payloadBytes?: number;
 }
 
 export interface CollectRunResult {
@@ -68,7 +70,8 @@ export function engineRunConfig(o: Omit<CollectRunOptions, "outDir" | "echo" | "
     load: o.load,
     slo: {ttft_ms: 2000, itl_ms: 60, e2e_ms: 30_000},
     telemetry: {server_metrics: "auto", gpu: "auto", interval_ms: 500},
-    ...(o.suites ? {suites: o.suites, suite_options: o.suiteOptions ?? {}} : {})
+    ...(o.suites ? {suites: o.suites, suite_options: o.suiteOptions ?? {}} : {}),
+    ...(o.payloadBytes === undefined ? {} : {output: {payload_bytes: o.payloadBytes}})
   };
 }
 
