@@ -27,7 +27,7 @@ export function route(
   scenario: Scenario,
   env: Env,
   newId: () => string,
-  received: bigint = env.clock()
+  received: bigint
 ): void {
   const path = (req.url ?? "/").split("?")[0]!;
   const method = req.method ?? "GET";

@@ -69,29 +69,23 @@ export async function collectTiming(o: {
       output: {dir: out}
     });
     const fx = defaultEffects({log: {info: () => undefined, warn: () => undefined, tty: false, stream: quiet}});
-    // The run's origin is collect's first clock reading: keep it to put client and server times on one axis.
-    let origin: bigint | null = null;
-    const nowNs = fx.clock.nowNs;
-    fx.clock = {
-      ...fx.clock,
-      nowNs: () => {
-        const t = nowNs();
-        origin ??= t;
-        return t;
-      }
-    };
     const outcome = await collect({config, fx, ...defaultCollectDeps, outParent: out});
     const records = readFileSync(join(outcome.dir, "requests.jsonl"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as RequestRecord)
       .filter((r) => r.phase === "measure");
+    // the run's monotonic origin, from the manifest: client times on the server's (absolute) clock
+    const manifest = JSON.parse(readFileSync(join(outcome.dir, "manifest.json"), "utf8")) as {
+      monotonicOriginNs: string;
+    };
+    const origin = BigInt(manifest.monotonicOriginNs);
     const times = await o.serverTimes(records.map((r) => r.id));
     const errors: number[] = [];
     const setupMs: number[] = [];
     const requestPathMs: number[] = [];
     const responsePathMs: number[] = [];
-    const at = (t: number): number => Number(origin!) + t;
+    const at = (t: number): number => Number(origin) + t;
     let failed = 0;
     for (const r of records) {
       const s = times.get(r.id);
