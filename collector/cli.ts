@@ -6,6 +6,7 @@
 import type {Command} from "commander";
 
 import {CliError, EXIT} from "./cliError.ts";
+import {heapForArgs, rerunWithHeap} from "./heap.ts";
 
 export {CliError, EXIT} from "./cliError.ts";
 
@@ -67,6 +68,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     );
     return EXIT.usage;
   }
+  const heap = heapForArgs(argv.slice(2));
+  if (heap !== null) return rerunWithHeap(heap, argv);
   const program = await buildProgram();
   try {
     await program.parseAsync(argv as string[]);

@@ -231,8 +231,26 @@ export async function importCommand(tool: string, paths: readonly string[], o: I
     throw new CliError(`unknown tool "${tool}": expected one of ${[...PEER_TOOLS, "auto"].join(", ")}`, {
       exitCode: EXIT.usage
     });
+  const written = await importToBundle(tool as PeerTool | "auto", paths, o);
+  // The inputs and the imported records are out of scope here: the analysis reads the bundle back alone.
+  const report = await analyzeBundle(fsBundle(written.dir));
+  const rows = report.source_comparison ?? [];
+  const findings = rows.filter((x) => x.finding).length;
+  io.err.info(
+    `imported ${written.label}: ${written.requests} requests, ${written.points} load point(s); verdict ${report.verdict}; ${rows.length} compared numbers, ${findings} reported ≠ recomputed`
+  );
+  io.out(written.dir);
+  return written.dir;
+}
+
+/** Reads, imports and writes the bundle; returns what the summary line needs (nothing that holds the records). */
+async function importToBundle(
+  tool: PeerTool | "auto",
+  paths: readonly string[],
+  o: ImportOptions
+): Promise<{dir: string; label: string; requests: number; points: number}> {
   const inputs = readInputs(paths);
-  const r = importPeer(tool as PeerTool | "auto", inputs);
+  const r = importPeer(tool, inputs);
   if (!r.ok) {
     const lines = r.errors.map((e) => {
       const input = inputs.find((f) => f.name === e.file);
@@ -242,16 +260,15 @@ export async function importCommand(tool: string, paths: readonly string[], o: I
       exitCode: EXIT.usage
     });
   }
+  for (const f of inputs) f.text = ""; // the texts are parsed: let them go before the records are written
   const run = r.value;
   const dir = await writeImportedBundle(run, inputs, o.out, o.note);
-  const report = await analyzeBundle(fsBundle(dir));
-  const rows = report.source_comparison ?? [];
-  const findings = rows.filter((x) => x.finding).length;
-  io.err.info(
-    `imported ${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""}: ${run.requests.length} requests, ${run.loadPoints.length} load point(s); verdict ${report.verdict}; ${rows.length} compared numbers, ${findings} reported ≠ recomputed`
-  );
-  io.out(dir);
-  return dir;
+  return {
+    dir,
+    label: `${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""}`,
+    requests: run.requests.length,
+    points: run.loadPoints.length
+  };
 }
 
 export function register(program: Command): void {

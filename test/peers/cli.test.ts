@@ -78,7 +78,9 @@ describe("inferscope import", () => {
     const err = await importCommand("auto", [bad], {out}, memoryIo()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(EXIT.usage);
-    expect((err as CliError).message).toMatch(/truncated\.json: line \d+ column \d+: expected valid JSON/);
+    expect((err as CliError).message).toMatch(
+      /truncated\.json: end of file \(line \d+ column \d+\): expected valid JSON/
+    );
     expect(() => readdirSync(out)).toThrow();
   });
 

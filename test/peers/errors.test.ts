@@ -64,10 +64,16 @@ describe("malformed and truncated input: an error naming the file, the place in 
     expect(e).toMatch(/^b\.json: \$\.benchmarks\[0\]\.requests\.successful\[1\]: expected per-request timings/);
   });
 
-  it("auto detection that fails lists every shape it expected", () => {
-    const [e] = errorsOf("auto", [{name: "notes.json", text: '{"hello": 1}'}]);
-    expect(e).toMatch(/^notes\.json: \$: expected a result file of a known tool \(detected by shape, not by name\)/);
-    for (const t of PEER_TOOLS) expect(e).toContain(`  ${t}: `);
+  it("auto detection that fails: one line naming every tool and what the file is instead", () => {
+    const [e] = errorsOf("auto", [{name: "notes.json", text: '{"hello": 1, "bye\\nthere": [2]}'}]);
+    expect(e).not.toContain("\n");
+    expect(e).toMatch(/^notes\.json: \$: expected a result file of vllm, sglang, .* \(detected by shape, not by name/);
+    for (const t of PEER_TOOLS) expect(e).toContain(t);
+    // the keys it saw, quoted (a newline in a key stays escaped)
+    expect(e).toContain('got JSON: an object with keys "hello", "bye\\nthere"');
+    expect(errorsOf("auto", [{name: "a.json", text: "[1, 2, 3]"}])[0]).toContain(
+      "got JSON: an array of 3 values, the first a number"
+    );
   });
 
   it("files of different tools are refused together; a named tool rejects another tool's file", () => {
@@ -83,6 +89,58 @@ describe("malformed and truncated input: an error naming the file, the place in 
     expect(errorsOf("auto", [{name: "e.json", text: ""}])).toEqual([
       "e.json: $: expected a JSON document, got an empty file"
     ]);
+  });
+});
+
+describe("hostile input: one line naming the file, the place and what was expected", () => {
+  const one = (f: PeerFile): string => {
+    const e = errorsOf("auto", [f]);
+    expect(e).toHaveLength(1);
+    // no raw control characters reach the terminal
+    expect([...e[0]!].every((c) => c.charCodeAt(0) >= 0x20)).toBe(true);
+    return e[0]!;
+  };
+  it("binary data: the first NUL byte's line and column", () => {
+    expect(one({name: "x.json", text: '{"a":\n 1\u0000\u0001\u00ff}'})).toBe(
+      "x.json: line 2 column 3: expected a text result file (JSON, JSON Lines or YAML), got binary data (a NUL byte)"
+    );
+    // undecodable bytes (U+FFFD from the UTF-8 decoder) without a NUL are binary too
+    expect(one({name: "y.json", text: "\ufffd".repeat(50) + "{}"})).toMatch(/^y\.json: line 1 column 1: .*binary data/);
+    // a few replacement characters inside a long text are not (a generated text may hold one)
+    const r = importPeer("auto", [{name: "z.json", text: `{"t": "${"a".repeat(200)}\ufffd"}`}]);
+    expect(r.ok ? "" : r.errors[0]!.expected).not.toMatch(/binary/);
+  });
+  it("deep nesting: refused at the bracket that opens level 65, also inside a JSON Lines file", () => {
+    // 64 levels are read (then rejected by shape); the 65th bracket is column 65 of line 1
+    expect(one({name: "ok.json", text: "[".repeat(64) + "]".repeat(64)})).toMatch(
+      /^ok\.json: \$: expected a result file/
+    );
+    expect(one({name: "d.json", text: "[".repeat(100_000) + "]".repeat(100_000)})).toBe(
+      "d.json: line 1 column 65: expected at most 64 levels of nested arrays and objects; level 65 opens here"
+    );
+    const brackets = '{"a":' + "[".repeat(70) + "]".repeat(70) + "}";
+    expect(errorsOf("auto", [{name: "l.jsonl", text: `{"x": 1}\n${brackets}\n`}])).toEqual([
+      "l.jsonl: line 2: expected at most 64 levels of nested arrays and objects; level 65 opens here"
+    ]);
+  });
+  it("a truncated file says where it ends; garbage in a string does not count as structure", () => {
+    expect(one({name: "t.json", text: '{"a": [1, 2'})).toBe(
+      "t.json: end of file (line 1 column 12): expected valid JSON (expected ',' or ']' after array element; the file ends inside an unclosed value: truncated?)"
+    );
+    // brackets, NaN and a NUL escape inside strings are text, not structure
+    const r = importPeer("auto", [{name: "s.json", text: `{"k": "${"[".repeat(100)} NaN \\u0000"}`}]);
+    expect(r.ok ? "" : r.errors[0]!.expected).toMatch(/^a result file of/);
+  });
+  it("a JSON Lines file with many bad lines: ten shown, the rest counted", () => {
+    const lines = ['{"a": 1}', ...Array.from({length: 25}, (_, i) => `{"b": ${i}`)].join("\n");
+    const e = errorsOf("auto", [{name: "m.jsonl", text: lines}]);
+    expect(e).toHaveLength(11);
+    expect(e[0]).toMatch(/^m\.jsonl: line 2: expected a complete JSON value per line/);
+    expect(e[10]).toBe("m.jsonl: 15 more lines: expected a complete JSON value per line (not shown)");
+  });
+  it("the parser's excerpt of the input never reaches the message", () => {
+    const e = one({name: "g.json", text: "zz\u0007garbage"});
+    expect(e).toBe("g.json: $: expected valid JSON (unexpected token 'z')");
   });
 });
 

@@ -17,6 +17,7 @@ import {detectSglang, SGLANG_EXPECTED} from "./sglang/format.ts";
 import {importSglang} from "./sglang/import.ts";
 import {compareSglang} from "./sglang/parity.ts";
 import {parseDocs} from "./shared/parse.ts";
+import {describeShape} from "./shared/shape.ts";
 import {
   PEER_TOOLS,
   type Doc,
@@ -106,7 +107,6 @@ export function detectTool(docs: readonly Doc[]): Result<PeerTool> {
         }
       ]
     };
-  const expected = PEER_TOOLS.map((t) => `  ${t}: ${PEER_FORMATS[t].expected}`).join("\n");
   const unclaimed = docs.filter((d) => !claims.some((c) => c.files.includes(d.name)));
   if (unclaimed.length)
     return {
@@ -114,7 +114,7 @@ export function detectTool(docs: readonly Doc[]): Result<PeerTool> {
       errors: unclaimed.map((d) => ({
         file: d.name,
         path: "$",
-        expected: `a result file of a known tool (detected by shape, not by name); the shapes expected are:\n${expected}`
+        expected: `a result file of ${PEER_TOOLS.join(", ")} (detected by shape, not by name; docs/importing.md shows each), got ${describeShape(d)}; name the tool instead of auto to see what its format lacks`
       }))
     };
   return {

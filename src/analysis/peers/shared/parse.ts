@@ -4,6 +4,7 @@ import type {z} from "zod";
 import {appendAll} from "../../util/append.ts";
 import {jsonLines} from "../../util/jsonLines.ts";
 import {expectation, jsonPath, zodIssueList} from "../../util/zodIssues.ts";
+import {lineColumn, MAX_JSON_DEPTH, scanJson} from "./jsonScan.ts";
 import type {Doc, PeerError, PeerFile, Result} from "./types.ts";
 
 const lower = (s: string): string => (s ? s[0]!.toLowerCase() + s.slice(1) : s);
@@ -60,48 +61,83 @@ export function nonFiniteToNull(text: string): string {
   return out;
 }
 
-/**
- * JSON.parse that keeps integers beyond 2^53 exact as bigint (Node ≥ 21 passes the source text to revivers)
- * and reads Python's NaN/Infinity as null.
- */
-export function parseJsonExact(text: string): unknown {
-  const reviver = reviveExact as (this: unknown, key: string, value: unknown) => unknown;
-  try {
-    return JSON.parse(text, reviver);
-  } catch (e) {
-    if (!/NaN|Infinity/.test(text)) throw e;
-    try {
-      return JSON.parse(nonFiniteToNull(text), reviver);
-    } catch {
-      throw e;
-    }
+/** A JSON text rejected before or by the parser, with the offset where it went wrong (-1: unknown). */
+export class JsonTextError extends Error {
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(message);
+    this.offset = offset;
   }
 }
 
-function lineCol(text: string, offset: number): string {
-  let line = 1;
-  let col = 1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      col = 1;
-    } else col++;
+/**
+ * JSON.parse that keeps integers beyond 2^53 exact as bigint (Node ≥ 21 passes the source text to revivers),
+ * reads Python's NaN/Infinity as null, and refuses binary data and nesting deeper than MAX_JSON_DEPTH
+ * (the code that walks a value recurses) with a JsonTextError at the offending offset. The reviver runs only
+ * when the text has an integer long enough to need it: it costs several times the plain parse.
+ */
+export function parseJsonExact(text: string): unknown {
+  const scan = scanJson(text);
+  if (scan.nulAt >= 0) throw new JsonTextError(BINARY, scan.nulAt);
+  if (scan.tooDeepAt >= 0)
+    throw new JsonTextError(
+      `at most ${MAX_JSON_DEPTH} levels of nested arrays and objects; level ${MAX_JSON_DEPTH + 1} opens here`,
+      scan.tooDeepAt
+    );
+  const reviver = scan.longInteger
+    ? (reviveExact as (this: unknown, key: string, value: unknown) => unknown)
+    : undefined;
+  if (!scan.nonFinite) return JSON.parse(text, reviver);
+  try {
+    return JSON.parse(nonFiniteToNull(text), reviver);
+  } catch {
+    return JSON.parse(text, reviver); // throws, positioned on the text as written
   }
-  return `line ${line} column ${col}`;
+}
+
+/** Bad lines reported one by one per file; the rest are counted. */
+const MAX_LINE_ERRORS = 10;
+
+const BINARY = "a text result file (JSON, JSON Lines or YAML), got binary data (a NUL byte)";
+
+/** Binary data: a NUL byte, or mostly undecodable bytes (U+FFFD) at the start; -1 when neither. */
+function binaryAt(text: string): number {
+  const nul = text.indexOf("\0");
+  if (nul >= 0) return nul;
+  const head = text.slice(0, 8192);
+  let bad = 0;
+  for (let i = 0; i < head.length; i++) if (head.charCodeAt(i) === 0xfffd) bad++;
+  return head.length > 0 && bad / head.length > 0.05 ? head.indexOf("\ufffd") : -1;
 }
 
 /** Where a JSON.parse failure happened, as "line L column C" (or "end of file"). */
-function jsonErrorWhere(text: string, message: string): string {
+function jsonErrorWhere(text: string, e: Error): string {
+  if (e instanceof JsonTextError && e.offset >= 0) return lineColumn(text, e.offset);
+  const message = e.message;
+  const pos = /position (\d+)/.exec(message);
+  if (pos) {
+    const at = Number(pos[1]);
+    return at >= text.trimEnd().length ? `end of file (${lineColumn(text, at)})` : lineColumn(text, at);
+  }
   const lc = /line (\d+) column (\d+)/.exec(message);
   if (lc) return `line ${lc[1]} column ${lc[2]}`;
-  const pos = /position (\d+)/.exec(message);
-  if (pos) return lineCol(text, Number(pos[1]));
-  if (/end of (json )?input|unterminated/i.test(message)) return `end of file (${lineCol(text, text.length)})`;
+  if (/end of (json )?input|unterminated/i.test(message)) return `end of file (${lineColumn(text, text.length)})`;
   return "$";
 }
 
+/** The parser's message without its position and its excerpt of the input (untrusted, maybe binary). */
 const jsonErrorText = (message: string): string =>
-  lower(message.replace(/\s*\(line \d+ column \d+\)/, "").replace(/ in JSON at position \d+/, ""));
+  lower(
+    message
+      .replace(/\s*\(line \d+ column \d+\)/, "")
+      .replace(/ in JSON at position \d+/, "")
+      .replace(/,? "[\s\S]*"(\.\.\.)? is not valid JSON$/, "")
+      .replace(
+        // eslint-disable-next-line no-control-regex -- escaping control characters means matching them
+        /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+      )
+  );
 
 /**
  * Parses one input file: YAML for .yaml/.yml, else a single JSON value, else JSON Lines (one value per
@@ -111,6 +147,8 @@ export function parseDoc(file: PeerFile): Result<Doc> {
   const {name} = file;
   // a byte-order mark (Windows editors, PowerShell's Out-File) is not part of the document
   const text = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;
+  const binary = binaryAt(text);
+  if (binary >= 0) return {ok: false, errors: [{file: name, path: lineColumn(text, binary), expected: BINARY}]};
   if (/\.ya?ml$/i.test(name)) {
     try {
       return {ok: true, value: {name, kind: "yaml", value: parseYaml(text)}};
@@ -140,15 +178,21 @@ export function parseDoc(file: PeerFile): Result<Doc> {
   const lastContent = parsed.at(-1)?.line;
   const lines: {line: number; value: unknown}[] = [];
   const errors: PeerError[] = [];
+  let bad = 0;
   for (const l of parsed) {
     if (l.error === null) lines.push({line: l.line, value: l.value});
     else {
       const last = l.line === lastContent; // once per file, not a copy of the rest per bad line
-      errors.push({
-        file: name,
-        path: `line ${l.line}`,
-        expected: `a complete JSON value per line (${jsonErrorText(l.error.message)}${last ? "; the last line looks truncated" : ""})`
-      });
+      if (errors.length < MAX_LINE_ERRORS)
+        errors.push({
+          file: name,
+          path: `line ${l.line}`,
+          expected:
+            l.error instanceof JsonTextError
+              ? l.error.message
+              : `a complete JSON value per line (${jsonErrorText(l.error.message)}${last ? "; the last line looks truncated" : ""})`
+        });
+      else bad++;
     }
   }
   // Not JSON Lines either (no line parses, or a single line): report the whole-document error.
@@ -158,11 +202,16 @@ export function parseDoc(file: PeerFile): Result<Doc> {
       errors: [
         {
           file: name,
-          path: jsonErrorWhere(text, whole.message),
-          expected: `valid JSON (${jsonErrorText(whole.message)})`
+          path: jsonErrorWhere(text, whole),
+          expected:
+            whole instanceof JsonTextError
+              ? whole.message
+              : `valid JSON (${jsonErrorText(whole.message)}${jsonErrorWhere(text, whole).startsWith("end of file") && !/end of (json )?input/i.test(whole.message) ? "; the file ends inside an unclosed value: truncated?" : ""})`
         }
       ]
     };
+  if (bad > 0)
+    errors.push({file: name, path: `${bad} more lines`, expected: "a complete JSON value per line (not shown)"});
   if (errors.length > 0) return {ok: false, errors};
   return {ok: true, value: {name, kind: "jsonl", lines}};
 }
