@@ -36,6 +36,8 @@ export interface BundleFacts<P extends CoreFacts = CoreFacts> {
   cases: CaseAccumulator;
   /** Imported bundles: the measured derived requests per point (to recompute the source tool's numbers). */
   importedRequests: Map<string, DerivedRequest[]>;
+  /** Imported bundles: each point's warmup requests (a source may report their statistics apart). */
+  importedWarmups: Map<string, DerivedRequest[]>;
   /** Only with keepSeries. */
   scrapes: ServerScrape[];
   gpuSamples: GpuSample[];
@@ -90,6 +92,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
   readonly #sources: SourceRecord[] = [];
   readonly #cases = new CaseAccumulator();
   readonly #importedRequests = new Map<string, DerivedRequest[]>();
+  readonly #importedWarmups = new Map<string, DerivedRequest[]>();
 
   constructor(header: BundleHeader, reducers: R, options: {keepRows: boolean; keepSeries: boolean}, issues: Issue[]) {
     const declared = declaredPoints(header.manifest, header.config);
@@ -146,10 +149,11 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
     this.#ledger.request(r, where);
     const d = deriveRequest(r, this.#derive);
     acc.add(d);
-    if (this.#imported && r.phase === "measure") {
-      const list = this.#importedRequests.get(r.point) ?? [];
+    if (this.#imported && (r.phase === "measure" || r.phase === "warmup")) {
+      const lists = r.phase === "measure" ? this.#importedRequests : this.#importedWarmups;
+      const list = lists.get(r.point) ?? [];
       list.push(d);
-      this.#importedRequests.set(r.point, list);
+      lists.set(r.point, list);
     }
   }
 
@@ -195,6 +199,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
       sources: this.#sources,
       cases: this.#cases,
       importedRequests: this.#importedRequests,
+      importedWarmups: this.#importedWarmups,
       scrapes: this.#server.series,
       gpuSamples: this.#gpu.series
     };

@@ -43,6 +43,8 @@ export function canonicalView(f: PointFacts): CanonicalView {
 
 export interface PointInput {
   requests: readonly DerivedRequest[];
+  /** The point's warmup requests (outside the measured set). */
+  warmup?: readonly DerivedRequest[];
   canonical: CanonicalView | null;
 }
 
@@ -73,7 +75,8 @@ export function sourceComparison(
     }
     const p = source.point === null ? null : points.get(source.point);
     const requests = p ? p.requests : source.point === null ? [...points.values()].flatMap((x) => x.requests) : [];
-    const own = PEER_FORMATS[source.tool].compare({source, requests, canonical: p?.canonical ?? null});
+    const warmup = p ? (p.warmup ?? []) : [];
+    const own = PEER_FORMATS[source.tool].compare({source, requests, warmup, canonical: p?.canonical ?? null});
     for (const row of own)
       if (row.finding)
         issues.push(

@@ -75,7 +75,11 @@ function addSourceComparison(report: Report, facts: BundleFacts<PointFacts>, iss
   const inputs = new Map<string, PointInput>(
     facts.points.map((f) => [
       f.point.id,
-      {requests: facts.importedRequests.get(f.point.id) ?? [], canonical: canonicalView(f)}
+      {
+        requests: facts.importedRequests.get(f.point.id) ?? [],
+        warmup: facts.importedWarmups.get(f.point.id) ?? [],
+        canonical: canonicalView(f)
+      }
     ])
   );
   const comparison = sourceComparison(facts.sources, inputs);

@@ -39,7 +39,12 @@ export const Rec = z.looseObject({
     request_end_ns: NsInt.nullable().optional(),
     credit_phase: z.string().nullable().optional(),
     benchmark_phase: z.string().nullable().optional(),
-    was_cancelled: z.boolean().nullable().optional()
+    was_cancelled: z.boolean().nullable().optional(),
+    credit_issued_ns: NsInt.nullable().optional(),
+    request_ack_ns: NsInt.nullable().optional(),
+    turn_index: z.number().int().nullable().optional(),
+    conversation_id: z.string().nullable().optional(),
+    agent_depth: z.number().int().nullable().optional()
   }),
   metrics: z.record(z.string(), MetricValue).nullable(),
   error: z
@@ -53,8 +58,20 @@ export const Rec = z.looseObject({
 });
 export type Rec = z.infer<typeof Rec>;
 
+/** Metadata keys that every generation's records carry at least one of (AIPerf omits null fields since 0.8). */
+const RECORD_KEYS = [
+  "request_start_ns",
+  "timestamp_ns",
+  "session_num",
+  "benchmark_phase",
+  "credit_phase",
+  "x_request_id"
+];
 export const isAiperfRecord = (v: unknown): boolean =>
-  isObject(v) && isObject(v.metadata) && (v.metrics === null || isObject(v.metrics)) && "error" in v;
+  isObject(v) &&
+  isObject(v.metadata) &&
+  (v.metrics === null || isObject(v.metrics) || (!("metrics" in v) && isObject(v.error))) &&
+  ("error" in v || RECORD_KEYS.some((k) => k in (v.metadata as Record<string, unknown>)));
 /** Oct-2025 aggregates sit under `records`; later ones at the top level beside AIPerf's own sections. */
 export const isAiperfAggregate = (v: unknown): boolean =>
   isObject(v) &&

@@ -1,8 +1,11 @@
-import type {EventKind, RequestRecord} from "../../schema/records.ts";
+import {max} from "d3-array";
+
+import type {EventKind, RequestRecord, SseEvent} from "../../schema/records.ts";
 import type {LoadPoint} from "../../schema/manifest.ts";
 import {appendAll} from "../../util/append.ts";
 import {
   chunkEvents,
+  isoFromEpochMs,
   isoFromLocal,
   loadPoint,
   numberRecords,
@@ -16,16 +19,58 @@ import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {isAiperfAggregate, isAiperfRecord, Rec, tag, tagNs, tagNum} from "./format.ts";
 
+/** The profiling phase of a newer `input_config` (`phases[]`), or the older `loadgen` section. */
+function loadgenOf(agg: unknown): Record<string, unknown> {
+  if (!isObject(agg) || !isObject(agg.input_config)) return {};
+  const ic = agg.input_config;
+  if (isObject(ic.loadgen)) return ic.loadgen;
+  if (Array.isArray(ic.phases)) {
+    const phases = ic.phases.filter(isObject);
+    const profiling = phases.find((p) => p.name === "profiling") ?? phases.find((p) => p.exclude_from_results !== true);
+    if (profiling) return {...profiling, request_count: profiling.requests, request_rate_mode: profiling.rate_mode};
+  }
+  return {};
+}
+
+/** Warmup requests the run was configured with (older `loadgen.warmup_request_count`, newer warmup phase). */
+function warmupOf(agg: unknown): number {
+  if (!isObject(agg) || !isObject(agg.input_config)) return 0;
+  const ic = agg.input_config;
+  if (isObject(ic.loadgen) && typeof ic.loadgen.warmup_request_count === "number")
+    return ic.loadgen.warmup_request_count;
+  const w = Array.isArray(ic.phases) ? ic.phases.find((p) => isObject(p) && p.name === "warmup") : null;
+  return isObject(w) && typeof w.requests === "number" ? w.requests : 0;
+}
+
 function pointFrom(agg: unknown): LoadPoint {
-  const lg =
-    isObject(agg) && isObject(agg.input_config) && isObject(agg.input_config.loadgen) ? agg.input_config.loadgen : {};
+  const lg = loadgenOf(agg);
   const rate = typeof lg.request_rate === "number" ? lg.request_rate : null;
   const conc = typeof lg.concurrency === "number" ? lg.concurrency : null;
+  const requests = typeof lg.request_count === "number" ? lg.request_count : null;
+  const warmup = warmupOf(agg);
   if (rate !== null)
-    return loadPoint(lg.request_rate_mode === "constant" ? "rate" : "poisson", rate, {maxConcurrency: conc});
-  if (conc !== null)
-    return loadPoint("concurrency", conc, {requests: typeof lg.request_count === "number" ? lg.request_count : null});
-  return unknownPoint();
+    return loadPoint(lg.request_rate_mode === "constant" ? "rate" : "poisson", rate, {
+      maxConcurrency: conc,
+      requests,
+      warmup
+    });
+  if (conc !== null) return loadPoint("concurrency", conc, {requests, warmup});
+  return unknownPoint({warmup});
+}
+
+/** The model: older `endpoint.model_names`, newer `models.items[].name`, else the command line's --model. */
+function modelOf(agg: unknown): string | null {
+  if (!isObject(agg)) return null;
+  const ic = isObject(agg.input_config) ? agg.input_config : {};
+  if (isObject(ic.endpoint) && Array.isArray(ic.endpoint.model_names) && ic.endpoint.model_names.length)
+    return String(ic.endpoint.model_names[0]);
+  if (isObject(ic.models) && Array.isArray(ic.models.items)) {
+    const first = ic.models.items.find((m) => isObject(m) && typeof m.name === "string");
+    if (isObject(first)) return first.name as string;
+  }
+  const cli = isObject(agg.run_info) && typeof agg.run_info.cli_command === "string" ? agg.run_info.cli_command : "";
+  const m = /--model(?:-names?)?[ =]+(?:'([^']+)'|"([^"]+)"|(\S+))/.exec(cli);
+  return m ? (m[1] ?? m[2] ?? m[3]!) : null;
 }
 
 interface Inputs {
@@ -79,44 +124,62 @@ function readAiperf(docs: readonly Doc[]): Result<Inputs> {
 }
 
 /**
- * One profile_export record as a request record. `counts.inferred` counts requests whose chunk channels
- * were inferred from the reasoning token count (reported once in the notes).
+ * The events of a successful record: one per chunk from ttft and the chunk gaps when AIPerf kept them
+ * (channels from the first output token's time, or inferred from the reasoning count), else first and last.
  */
-function mapRecord(rec: Rec, i: number, origin: bigint, point: string, counts: {inferred: number}): RequestRecord {
-  const m = rec.metrics;
-  const md = rec.metadata;
-  const start = BigInt((md.request_start_ns ?? md.timestamp_ns ?? tag(m, "min_request_ts")!.value) as bigint | number);
-  const disp = Number(start - origin);
-  const phase = (md.benchmark_phase ?? md.credit_phase) === "warmup" ? "warmup" : "measure";
-  const err = rec.error ?? null;
-  const ttft = tagNs(m, "ttft");
+function eventsOf(
+  m: Rec["metrics"],
+  disp: number,
+  ttft: number,
+  counts: {inferred: number}
+): {events: SseEvent[]; icl: number[] | null} {
   const iclRaw = tag(m, "icl");
   const icl =
     iclRaw && Array.isArray(iclRaw.value)
       ? (iclRaw.value as number[]).map((x) => timeToNs(x, iclRaw.unit || "ms")!)
       : null;
   const latency = tagNs(m, "request_latency");
+  if (!icl) {
+    const last = latency !== null && latency > ttft ? [tokenEvent(disp + latency)] : [];
+    return {events: [tokenEvent(disp + ttft), ...last], icl};
+  }
   const osl = tagNum(m, "osl");
   const reasoning = tagNum(m, "reasoning");
   const ttfo = tagNs(m, "ttfo");
-  const ok = err === null && ttft !== null;
   let kindOf: ((k: number) => EventKind) | undefined;
-  if (ok && icl) {
-    const times: number[] = [ttft];
-    for (const g of icl) times.push(times.at(-1)! + g);
-    if (ttfo !== null) kindOf = (k) => (times[k]! < ttfo ? "reasoning" : "content");
-    else if (reasoning && osl !== null && icl.length + 1 === osl) {
-      counts.inferred++;
-      kindOf = (k) => (k < reasoning ? "reasoning" : "content");
-    }
+  const times: number[] = [ttft];
+  for (const g of icl) times.push(times.at(-1)! + g);
+  if (ttfo !== null) kindOf = (k) => (times[k]! < ttfo ? "reasoning" : "content");
+  else if (reasoning && osl !== null && icl.length + 1 === osl) {
+    counts.inferred++;
+    kindOf = (k) => (k < reasoning ? "reasoning" : "content");
   }
-  const events = !ok
-    ? []
-    : icl
-      ? chunkEvents(disp + ttft, icl, kindOf)
-      : latency !== null && latency > ttft
-        ? [tokenEvent(disp + ttft), tokenEvent(disp + latency)]
-        : [tokenEvent(disp + ttft)];
+  return {events: chunkEvents(disp + ttft, icl, kindOf), icl};
+}
+
+/**
+ * One profile_export record as a request record. `counts.inferred` counts requests whose chunk channels
+ * were inferred from the reasoning token count (reported once in the notes).
+ */
+function mapRecord(
+  rec: Rec,
+  i: number,
+  origin: bigint,
+  point: string,
+  openLoop: boolean,
+  counts: {inferred: number}
+): RequestRecord {
+  const m = rec.metrics;
+  const md = rec.metadata;
+  const start = BigInt((md.request_start_ns ?? md.timestamp_ns ?? tag(m, "min_request_ts")!.value) as bigint | number);
+  const disp = Number(start - origin);
+  const rel = (t: bigint | number | null | undefined): number | null => (t == null ? null : Number(BigInt(t) - origin));
+  const phase = (md.benchmark_phase ?? md.credit_phase) === "warmup" ? "warmup" : "measure";
+  const err = rec.error ?? null;
+  const ttft = tagNs(m, "ttft");
+  const ok = err === null && ttft !== null;
+  const {events, icl} = ok ? eventsOf(m, disp, ttft, counts) : {events: [], icl: null};
+  const osl = tagNum(m, "osl");
   const cancelled = err !== null && (err.code === 499 || /cancel/i.test(err.type ?? "") || md.was_cancelled === true);
   return requestRecord({
     id: md.x_request_id ?? `r${i}`,
@@ -124,7 +187,10 @@ function mapRecord(rec: Rec, i: number, origin: bigint, point: string, counts: {
     index: i,
     phase,
     timeBase: "run",
+    // AIPerf's credit is the schedule's release of a request (open loop: its planned send time)
+    tSchedNs: openLoop ? rel(md.credit_issued_ns) : null,
     tDispNs: disp,
+    tHdrNs: rel(md.request_ack_ns),
     events,
     eventCoverage: icl || !ok ? "token_chunks" : "first_last",
     httpStatus: ok ? 200 : !cancelled && err?.code != null && err.code >= 100 && err.code < 600 ? err.code : null,
@@ -143,15 +209,33 @@ function mapRecord(rec: Rec, i: number, origin: bigint, point: string, counts: {
     usage: {
       promptTokens: tagNum(m, "isl"),
       completionTokens: ok ? osl : null,
-      reasoningTokens: ok ? reasoning : null,
+      reasoningTokens: ok ? tagNum(m, "reasoning") : null,
       cachedTokens: null
     },
     usageSource: osl === null ? "none" : "client_tokenizer",
     nullReasons: {
       tEndNs: "AIPerf records the last response, not the stream close",
-      tSchedNs: "AIPerf records send times only"
+      ...(openLoop && md.credit_issued_ns != null
+        ? {}
+        : {tSchedNs: openLoop ? "AIPerf recorded no credit_issued_ns" : "closed loop: no schedule"}),
+      ...(md.request_ack_ns == null ? {tHdrNs: "AIPerf recorded no request_ack_ns"} : {})
     }
   });
+}
+
+/** What the records say about the run that the numbers alone do not: warmups kept, multi-turn replays. */
+function recordNotes(recs: readonly Rec[], requests: readonly RequestRecord[]): string[] {
+  const notes: string[] = [];
+  const warmups = requests.filter((r) => r.phase === "warmup").length;
+  if (warmups > 0)
+    notes.push(`${warmups} warmup records (benchmark_phase warmup) kept as warmup, outside the measured set`);
+  const turns = recs.filter((r) => (r.metadata.turn_index ?? 0) > 0).length;
+  const depth = max(recs, (r) => r.metadata.agent_depth ?? 0) ?? 0;
+  if (turns > 0 || depth > 0)
+    notes.push(
+      `multi-turn replay: ${turns} records are later turns of a conversation${depth > 0 ? `, agent depth up to ${depth}` : ""}; each turn is one request here, and its TTFT counts from that turn's own start`
+    );
+  return notes;
 }
 
 /** Maps AIPerf's records and aggregates to one imported run (one load point: AIPerf profiles one). */
@@ -162,22 +246,20 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
   const point = pointFrom(aggregate?.value);
   const notes: string[] = ["AIPerf timestamps are wall-clock epoch ns (time.time_ns())"];
   const counts = {inferred: 0};
+  const openLoop = point.mode !== "concurrency";
   const requests: RequestRecord[] = (records?.lines ?? []).map(({rec}, i) =>
-    mapRecord(rec, i, origin, point.id, counts)
+    mapRecord(rec, i, origin, point.id, openLoop, counts)
   );
+  appendAll(notes, recordNotes(records?.lines.map((l) => l.rec) ?? [], requests));
   if (counts.inferred > 0)
     notes.push(
       `chunk channels are not recorded: in ${counts.inferred} requests with one token per chunk the first reasoning_token_count chunks are taken as reasoning (reasoning streams before content)`
     );
   const agg = aggregate?.value;
-  const version = isObject(agg) && typeof agg.schema_version === "string" ? agg.schema_version : null;
-  const model =
-    isObject(agg) &&
-    isObject(agg.input_config) &&
-    isObject(agg.input_config.endpoint) &&
-    Array.isArray(agg.input_config.endpoint.model_names)
-      ? String(agg.input_config.endpoint.model_names[0])
-      : null;
+  const schema = isObject(agg) && typeof agg.schema_version === "string" ? agg.schema_version : null;
+  const aiperfVersion = isObject(agg) && typeof agg.aiperf_version === "string" ? agg.aiperf_version : null;
+  const version = aiperfVersion ?? (schema ? `schema ${schema}` : null);
+  const model = modelOf(agg);
   const ep =
     isObject(agg) && isObject(agg.input_config) && isObject(agg.input_config.endpoint) ? agg.input_config.endpoint : {};
   const osl =
@@ -189,7 +271,12 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
       tool: "aiperf",
       toolVersion: version,
       model,
-      startedAt: isObject(agg) && typeof agg.start_time === "string" ? isoFromLocal(agg.start_time) : null,
+      // the records' epoch ns are UTC; the aggregate's start_time is the host's local time without a zone
+      startedAt: records?.lines.length
+        ? isoFromEpochMs(Number(origin / 1_000_000n))
+        : isObject(agg) && typeof agg.start_time === "string"
+          ? isoFromLocal(agg.start_time)
+          : null,
       finishedAt: isObject(agg) && typeof agg.end_time === "string" ? isoFromLocal(agg.end_time) : null,
       clock: "wall",
       originNs: origin.toString(),
@@ -205,7 +292,10 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
           facts: {
             recordsFile: records?.file ?? null,
             aggregateFile: aggregate?.file ?? null,
-            generation: isObject(agg) && isObject(agg.records) ? "2025-10" : agg ? "later" : null
+            generation: isObject(agg) && isObject(agg.records) ? "2025-10" : agg ? "later" : null,
+            schemaVersion: schema,
+            aiperfVersion,
+            warmupMetrics: isObject(agg) && isObject(agg.warmup_metrics)
           }
         })
       ]),
@@ -217,7 +307,9 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
       labels: {imported_from: "aiperf"},
       notes: [
         ...notes,
-        ...(isObject(agg) && typeof agg.start_time === "string" ? ["start_time carries no time zone; read as UTC"] : [])
+        ...(isObject(agg) && typeof agg.start_time === "string" && !records?.lines.length
+          ? ["start_time carries no time zone (AIPerf writes the host's local time); read as UTC"]
+          : [])
       ],
       status: isObject(agg) && agg.was_cancelled === true ? "interrupted" : "complete",
       statusReason: isObject(agg) && agg.was_cancelled === true ? "the AIPerf run was cancelled" : null

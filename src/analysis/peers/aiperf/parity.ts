@@ -3,6 +3,7 @@ import {max, min} from "d3-array";
 import type {DerivedRequest} from "../../derive/request.ts";
 import {appendAll} from "../../util/append.ts";
 import {
+  approximate,
   canonicalRef,
   canonicalRun,
   exact,
@@ -15,6 +16,7 @@ import {
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
 import {percentileCodes, statRows, type ReportedStat} from "../shared/statRows.ts";
 import {defined, gapsOf, lastTokenOf, measuredOf, successes, sumOf, ttftOf} from "../shared/views.ts";
+import {isObject} from "../shared/parse.ts";
 import {aiperfAggregates} from "./format.ts";
 
 /**
@@ -63,11 +65,32 @@ export function aiperfValues(family: Family, ok: readonly DerivedRequest[]): num
   }
 }
 
+/**
+ * AIPerf ≥ 0.10 (aggregate schema ≥ 1.1, whose blocks carry count and sum) keeps pooled per-chunk values in
+ * a t-digest (compression 500) and reports its percentiles, not the exact ones; count, sum, mean, std, min
+ * and max stay exact. Observed differences are ~2e-4 of the value; beyond 1 % it is still a finding.
+ */
+const TDIGEST_TOLERANCE = 0.01;
+const TDIGEST_NOTE =
+  "AIPerf takes pooled per-chunk percentiles from a t-digest (compression 500), an approximation of the exact value recomputed here";
+
 /** AIPerf's statistic: numpy R-7 percentiles, population std (the Oct-2025 example's convention). */
-export function recomputeAiperf(family: Family, stat: Stat, requests: readonly DerivedRequest[]) {
-  const ok = successes(measuredOf(requests));
-  return exact(numpyStat(aiperfValues(family, ok), stat, 0));
+export function recomputeAiperf(
+  family: Family,
+  stat: Stat,
+  requests: readonly DerivedRequest[],
+  sketched = false,
+  phase: Phase = "measure"
+) {
+  const ok = successes(inPhase(requests, phase));
+  const value = numpyStat(aiperfValues(family, ok), stat, 0);
+  return sketched && typeof stat !== "string" ? approximate(value, TDIGEST_NOTE, TDIGEST_TOLERANCE) : exact(value);
 }
+
+/** Measured requests, or (AIPerf's warmup_metrics) the warmup ones. */
+type Phase = "measure" | "warmup";
+const inPhase = (rs: readonly DerivedRequest[], phase: Phase): DerivedRequest[] =>
+  phase === "measure" ? measuredOf(rs) : rs.filter((r) => r.record.phase === "warmup");
 
 /** AIPerf's definition of each metric and our canonical metric for it (null: we have none). */
 const FAMILIES: Record<Family, {definition: string; canonical: string | null}> = {
@@ -95,8 +118,13 @@ const ALIASES: Readonly<Record<string, Family>> = {
 const WHY = "numpy R-7 percentiles vs our nearest rank (with small-n withholding)";
 
 /** Rows of every reported statistic (all but count) of every AIPerf metric we know. */
-function statisticRows(input: ComparisonInput, agg: Record<string, Record<string, unknown>>): SourceComparisonRow[] {
+function statisticRows(
+  input: ComparisonInput,
+  agg: Record<string, Record<string, unknown>>,
+  phase: Phase = "measure"
+): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
+  const prefix = phase === "warmup" ? "warmup_metrics." : "";
   const have = requests.length > 0;
   const rows: SourceComparisonRow[] = [];
   const names = Object.keys(agg).length
@@ -112,7 +140,12 @@ function statisticRows(input: ComparisonInput, agg: Record<string, Record<string
     for (const [label, value] of Object.entries(stats)) {
       const stat = parseStat(label);
       if (stat === null || label === "count") continue;
-      reported.push({metric: `${name}.${label}`, label, stat, reported: typeof value === "number" ? value : null});
+      reported.push({
+        metric: `${prefix}${name}.${label}`,
+        label,
+        stat,
+        reported: typeof value === "number" ? value : null
+      });
     }
     const {definition, canonical: id} = FAMILIES[family];
     appendAll(
@@ -122,9 +155,11 @@ function statisticRows(input: ComparisonInput, agg: Record<string, Record<string
         definition: () => `${definition}; numpy R-7, population std`,
         unit: () => (typeof stats.unit === "string" ? stats.unit : ""),
         recompute: (stat) =>
-          have ? recomputeAiperf(family, stat, requests) : missing("no profile_export.jsonl records"),
+          have
+            ? recomputeAiperf(family, stat, requests, family === "inter_chunk_latency" && "count" in stats, phase)
+            : missing("no profile_export.jsonl records"),
         canonical: (stat, unit) =>
-          id === null
+          id === null || phase === "warmup"
             ? {ref: null, codes: [], why: ""}
             : {ref: canonicalRef(canonical, id, stat, unit), codes: percentileCodes(stat), why: WHY}
       })
@@ -138,11 +173,16 @@ function statisticRows(input: ComparisonInput, agg: Record<string, Record<string
  * 80 lines because most of it is the table of counts, one entry per number AIPerf reports.
  */
 // eslint-disable-next-line max-lines-per-function -- the table of counts (see above)
-function countRows(input: ComparisonInput, agg: Record<string, Record<string, unknown>>): SourceComparisonRow[] {
-  const {source, requests, canonical} = input;
+function countRows(
+  input: ComparisonInput,
+  agg: Record<string, Record<string, unknown>>,
+  phase: Phase = "measure"
+): SourceComparisonRow[] {
+  const {source, requests} = input;
+  const canonical = phase === "warmup" ? null : input.canonical;
   const point = source.point;
   const have = requests.length > 0;
-  const measured = measuredOf(requests);
+  const measured = inPhase(requests, phase);
   const ok = successes(measured);
   const pick = (k: string) => (typeof agg[k]?.avg === "number" ? (agg[k]!.avg as number) : null);
   const rows: SourceComparisonRow[] = [];
@@ -150,9 +190,16 @@ function countRows(input: ComparisonInput, agg: Record<string, Record<string, un
   const firstDisp = ok.map((r) => r.tDisp).filter((t): t is number => t !== null);
   const duration = lastTok.length && firstDisp.length ? (max(lastTok)! - min(firstDisp)!) / 1e9 : null;
   const sumOsl = ok.every((r) => r.out !== null) ? sumOf(ok.map((r) => r.out!)) : null;
+  // AIPerf writes reasoning counts only for reasoning output: none anywhere (records or aggregate) means 0
+  const noReasoning =
+    ok.every((r) => r.record.usage?.reasoningTokens == null) &&
+    !("total_reasoning_tokens" in agg) &&
+    !("reasoning_token_count" in agg);
   const sumReasoning = ok.every((r) => r.record.usage?.reasoningTokens != null)
     ? sumOf(ok.map((r) => r.record.usage!.reasoningTokens!))
-    : null;
+    : noReasoning
+      ? 0
+      : null;
   const counts: [string, string, number | null, string, ReturnType<typeof canonicalRun>, ReasonCode[], string?][] = [
     ["request_count", "successful requests", ok.length, "requests", null, []],
     ["error_request_count", "requests that ended with an error", measured.length - ok.length, "requests", null, []],
@@ -203,11 +250,11 @@ function countRows(input: ComparisonInput, agg: Record<string, Record<string, un
     ]
   ];
   for (const [metric, definition, value, unit, ref, codes, why] of counts) {
-    if (!(metric in agg) && !have) continue;
+    if (!(metric in agg) && (!have || phase === "warmup")) continue;
     rows.push(
       finishRow({
         point,
-        metric,
+        metric: phase === "warmup" ? `warmup_metrics.${metric}` : metric,
         definition,
         unit,
         reported: pick(metric),
@@ -221,7 +268,19 @@ function countRows(input: ComparisonInput, agg: Record<string, Record<string, un
   return rows;
 }
 
+/**
+ * Every reported number, and (schema ≥ 1.4) the warmup phase's own `warmup_metrics` recomputed over the
+ * warmup records (AIPerf keeps them apart from the profiling metrics).
+ */
 export function compareAiperf(input: ComparisonInput): SourceComparisonRow[] {
   const agg = aiperfAggregates(input.source.aggregates);
-  return [...statisticRows(input, agg), ...countRows(input, agg)];
+  const rows = [...statisticRows(input, agg), ...countRows(input, agg)];
+  const raw = isObject(input.source.aggregates) ? input.source.aggregates.warmup_metrics : null;
+  if (isObject(raw)) {
+    const warm = {...input, requests: input.warmup ?? []};
+    const wagg = aiperfAggregates(raw);
+    appendAll(rows, statisticRows(warm, wagg, "warmup"));
+    appendAll(rows, countRows(warm, wagg, "warmup"));
+  }
+  return rows;
 }

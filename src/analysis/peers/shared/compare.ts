@@ -30,6 +30,8 @@ export interface Recomputed {
   bound?: {lower: number | null; upper: number | null};
   /** Why it is derived, approximate, bounded or missing. */
   note?: string;
+  /** For "approximate": the relative difference beyond which the reported number is still contradicted. */
+  tolerance?: number;
 }
 
 /** One line of the three-column view: the tool's number, our recomputation of it, and our canonical metric. */
@@ -71,6 +73,8 @@ export interface ComparisonInput {
   source: SourceRecord;
   /** The point's measured requests (all outcomes). */
   requests: readonly DerivedRequest[];
+  /** The point's warmup requests, for sources that report warmup statistics apart (AIPerf's warmup_metrics). */
+  warmup?: readonly DerivedRequest[];
   canonical: CanonicalView | null;
 }
 
@@ -125,7 +129,8 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
     }
   } else if (s.reported !== null) {
     const d = relDiff(s.reported, r.value);
-    if (d > TOLERANCE && r.status === "approximate") notes.push(`approximate (differs by ${pct(d)}): ${r.note ?? ""}`);
+    const approx = r.status === "approximate" && (r.tolerance === undefined || d <= r.tolerance);
+    if (d > TOLERANCE && approx) notes.push(`approximate (differs by ${pct(d)}): ${r.note ?? ""}`);
     else if (d > TOLERANCE) {
       finding = true;
       notes.push(`FINDING: recomputed differs from reported by ${pct(d)}${r.note ? ` (${r.note})` : ""}`);
@@ -226,10 +231,11 @@ export const derived = (value: number | undefined | null, note: string): Recompu
 
 export const missing = (note: string): Recomputed => ({value: null, status: "not_recomputable", note});
 
-export const approximate = (value: number | undefined | null, note: string): Recomputed =>
+/** An approximation of the source's number; beyond `tolerance` (relative), if given, it is still a finding. */
+export const approximate = (value: number | undefined | null, note: string, tolerance?: number): Recomputed =>
   value == null || !Number.isFinite(value)
     ? {value: null, status: "not_recomputable", note}
-    : {value, status: "approximate", note};
+    : {value, status: "approximate", note, ...(tolerance === undefined ? {} : {tolerance})};
 
 export const bounded = (lower: number | null, upper: number | null, note: string): Recomputed => ({
   value: null,
