@@ -56,6 +56,9 @@ export function guidellmExpected(report: Record<string, unknown>): Expected[] {
     const totals = metrics.request_totals as Record<string, number>;
     for (const k of ["successful", "errored", "incomplete", "total"])
       out.push({metric: `request_totals.${k}`, value: totals[k]!, run});
+    // the means of the time-weighted rate distributions (make.py computes them by GuideLLM's rules)
+    for (const name of ["requests_per_second", "output_tokens_per_second", "request_concurrency"])
+      out.push({metric: `${name}.mean`, value: (metrics[name] as {successful: {mean: number}}).successful.mean, run});
   });
   return out;
 }

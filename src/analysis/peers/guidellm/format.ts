@@ -11,10 +11,12 @@ import type {Claim, Doc} from "../shared/types.ts";
 const n = z.number().nullable().optional();
 const Timings = z.looseObject({
   targeted_start: n,
+  resolve_start: n,
   request_start: n,
   first_token_iteration: n,
   last_token_iteration: n,
   request_end: n,
+  resolve_end: n,
   token_iterations: n,
   request_iterations: n
 });
@@ -50,9 +52,20 @@ const Benchmark = z.looseObject({
           rate: z.number().nullable().optional()
         })
         .optional(),
-      prefer_response_metrics: z.boolean().optional()
+      prefer_response_metrics: z.boolean().optional(),
+      sample_requests: z.number().nullable().optional(),
+      sample_size: z.number().nullable().optional()
     })
     .optional(),
+  scheduler_metrics: z
+    .looseObject({
+      measure_start_time: n,
+      measure_end_time: n,
+      requests_made: z.record(z.string(), z.unknown()).nullable().optional()
+    })
+    .optional(),
+  request_totals: z.record(z.string(), z.unknown()).nullable().optional(),
+  request_samples: z.unknown().optional(),
   metrics: z.record(z.string(), z.unknown(), {error: "expected a metrics object"}),
   requests: z.looseObject({successful: z.array(z.unknown()), errored: ReqList, incomplete: ReqList}),
   start_time: n,
@@ -63,6 +76,7 @@ export type Benchmark = z.infer<typeof Benchmark>;
 export const Report = z.looseObject({
   metadata: z.looseObject({guidellm_version: z.string().optional(), version: z.unknown().optional()}).optional(),
   args: z.record(z.string(), z.unknown()).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
   benchmarks: z.array(Benchmark).min(1, "expected at least one benchmark")
 });
 
@@ -78,6 +92,44 @@ export function detectGuidellm(docs: readonly Doc[]): Claim | null {
   return files.length ? {tool: "guidellm", files, shape: "GuideLLM benchmarks.json"} : null;
 }
 
+/**
+ * The report's generation, by shape (GuideLLM's own `guidellm_version` can be a dev string):
+ * 0.2–0.3 (benchmark-level request_totals, run_stats), 0.4 (args, no metadata), 0.5–0.6 (metadata.version
+ * 1), 0.7–0.8 (metadata.version 2, `config` instead of `args`).
+ */
+export type Generation = "0.3" | "0.4" | "report v1" | "report v2";
+export function generationOf(r: z.infer<typeof Report>): Generation {
+  const version = r.metadata?.version;
+  if (version === 2 || (r.config !== undefined && r.args === undefined)) return "report v2";
+  if (version === 1) return "report v1";
+  const b = r.benchmarks[0];
+  if (b && b.scheduler_metrics === undefined && (b.request_totals != null || "run_stats" in b)) return "0.3";
+  return "0.4";
+}
+
+/** The window GuideLLM measured (0.4+: scheduler_metrics.measure_*; 0.3 stores in-window requests only). */
+export function windowOf(b: Benchmark, gen: Generation): {start: number; end: number} | null {
+  if (gen === "0.3") return null;
+  const start = b.scheduler_metrics?.measure_start_time ?? b.start_time ?? null;
+  const end = b.scheduler_metrics?.measure_end_time ?? b.end_time ?? null;
+  return start !== null && end !== null && end >= start ? {start, end} : null;
+}
+
+/** GuideLLM's rule (accumulator get_within_range): a request counts if [start, end] overlaps the window. */
+export function inWindow(t: Times, w: {start: number; end: number} | null): "warmup" | "measure" | "cooldown" {
+  if (w === null) return "measure";
+  const end = t.end ?? t.start;
+  if (end < w.start) return "warmup";
+  return t.start <= w.end ? "measure" : "cooldown";
+}
+
+/** Requests GuideLLM counted per status in the window (0.4+: metrics.request_totals; 0.3: request_totals). */
+export function totalsOf(b: Benchmark): Record<string, unknown> | null {
+  const m = b.metrics.request_totals;
+  if (isObject(m)) return m;
+  return isObject(b.request_totals) ? b.request_totals : null;
+}
+
 export interface Times {
   start: number;
   first: number | null;
@@ -88,13 +140,13 @@ export interface Times {
 
 export function timesOf(r: Req): Times | null {
   const t = r.info?.timings;
-  const start = t?.request_start ?? r.start_time ?? null;
+  const start = t?.request_start ?? t?.resolve_start ?? r.start_time ?? null;
   if (start === null) return null;
   return {
     start,
     first: t?.first_token_iteration ?? r.first_token_time ?? null,
     last: t?.last_token_iteration ?? r.last_token_time ?? null,
-    end: t?.request_end ?? r.end_time ?? null,
+    end: t?.request_end ?? t?.resolve_end ?? r.end_time ?? null,
     targeted: t?.targeted_start ?? null
   };
 }

@@ -16,7 +16,17 @@ import {
 } from "../shared/build.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
-import {isGuidellm, Report, Req, timesOf, type Benchmark} from "./format.ts";
+import {
+  generationOf,
+  inWindow,
+  isGuidellm,
+  Report,
+  Req,
+  timesOf,
+  totalsOf,
+  windowOf,
+  type Benchmark
+} from "./format.ts";
 
 function pointOf(b: Benchmark): LoadPoint {
   const s = b.config?.strategy;
@@ -89,7 +99,8 @@ function mapRequest(
   p: LoadPoint,
   repeat: number,
   rel: (t: number | null) => number | null,
-  preferResponse: boolean
+  preferResponse: boolean,
+  phase: "warmup" | "measure" | "cooldown"
 ): RequestRecord {
   const t = timesOf(r)!;
   const ok = kind === "successful" && t.first !== null;
@@ -107,6 +118,7 @@ function mapRequest(
     point: p.id,
     repeat,
     index: i,
+    phase,
     timeBase: "run",
     tSchedNs: p.mode === "concurrency" ? null : rel(t.targeted),
     tDispNs: rel(t.start),
@@ -136,6 +148,54 @@ function mapRequest(
   });
 }
 
+const KINDS = ["successful", "errored", "incomplete"] as const;
+type Counts = Record<Kind, number>;
+interface Sample {
+  stored: Counts;
+  inWindow: Counts;
+  /** Statuses whose stored in-window requests are fewer than GuideLLM counted: a sample was stored. */
+  sampled: Kind[];
+  totals: Partial<Counts>;
+  sampleSize: number | null;
+}
+
+/**
+ * What one benchmark stores against what it counted. GuideLLM may store a sample of its requests
+ * (--sample-requests / sample_size; 0.3 says so in request_samples, later versions nowhere) while its metrics
+ * cover every request in the measured window: where the stored in-window requests of a status are fewer
+ * than request_totals says, that status was sampled and its numbers cannot be recomputed from the file.
+ */
+function sampleOf(b: Benchmark, all: readonly Listed[], phases: readonly string[], bi: number): Sample {
+  const stored: Counts = {successful: 0, errored: 0, incomplete: 0};
+  const inside: Counts = {successful: 0, errored: 0, incomplete: 0};
+  all.forEach((x, k) => {
+    if (x.b !== bi) return;
+    stored[x.kind]++;
+    if (phases[k] === "measure") inside[x.kind]++;
+  });
+  const t = totalsOf(b) ?? {};
+  const totals: Partial<Counts> = {};
+  for (const k of KINDS) if (typeof t[k] === "number") totals[k] = t[k];
+  const sampled = KINDS.filter((k) => totals[k] !== undefined && inside[k] < totals[k]!);
+  const size = b.config?.sample_size ?? b.config?.sample_requests ?? null;
+  return {stored, inWindow: inside, sampled, totals, sampleSize: size};
+}
+
+function sampleNotes(bi: number, s: Sample, w: {start: number; end: number} | null): string[] {
+  const notes: string[] = [];
+  const stored = KINDS.reduce((n, k) => n + s.stored[k], 0);
+  const inside = KINDS.reduce((n, k) => n + s.inWindow[k], 0);
+  if (w && inside < stored)
+    notes.push(
+      `benchmark ${bi}: ${stored} requests stored, ${inside} inside GuideLLM's measured window (scheduler_metrics.measure_start_time…measure_end_time, ${(w.end - w.start).toFixed(3)} s); the ${stored - inside} outside are its warmup/cooldown, kept as such and not measured`
+    );
+  for (const k of s.sampled)
+    notes.push(
+      `benchmark ${bi}: a sample — ${s.inWindow[k]} of ${s.totals[k]} ${k} requests are stored${s.sampleSize ? ` (sample size ${s.sampleSize})` : ""}; GuideLLM's numbers cover all ${s.totals[k]} and are kept as reported, not recomputable from the sample`
+    );
+  return notes;
+}
+
 /**
  * Maps a GuideLLM report (one load point per benchmark) to one imported run. Long because it reads as
  * the mapping, field by field: benchmarks → points and source records, requests, notes, workload.
@@ -150,7 +210,11 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
   const points = new Map<string, LoadPoint>();
   const pointIds: string[] = [];
   const sources: SourceRecord[] = [];
+  const generation = generationOf(report);
   const version = report.metadata?.guidellm_version ?? null;
+  const windows = report.benchmarks.map((b) => windowOf(b, generation));
+  const phases = all.map((x) => inWindow(timesOf(x.r)!, windows[x.b]!));
+  const samples = report.benchmarks.map((b, bi) => sampleOf(b, all, phases, bi));
   report.benchmarks.forEach((b, bi) => {
     const p = pointOf(b);
     const existing = points.get(p.id);
@@ -171,15 +235,22 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
           repeat: existing ? existing.repeats - 1 : 0,
           strategy: b.config?.strategy?.type_ ?? null,
           listedSuccessful: listed,
-          durationS: b.duration ?? null
+          durationS: b.duration ?? null,
+          generation,
+          window: windows[bi] ? {...windows[bi]} : null,
+          windowNs: windows[bi] ? {start: rel(windows[bi].start), end: rel(windows[bi].end)} : null,
+          stored: samples[bi]!.stored,
+          inWindow: samples[bi]!.inWindow,
+          sampled: samples[bi]!.sampled,
+          sampleSize: samples[bi]!.sampleSize
         }
       })
     );
   });
   const preferResponse =
     report.benchmarks[0]?.config?.prefer_response_metrics ?? report.args?.prefer_response_metrics !== false;
-  const requests: RequestRecord[] = all.map((x) =>
-    mapRequest(x, points.get(pointIds[x.b]!)!, sources[x.b]!.facts.repeat as number, rel, preferResponse)
+  const requests: RequestRecord[] = all.map((x, k) =>
+    mapRequest(x, points.get(pointIds[x.b]!)!, sources[x.b]!.facts.repeat as number, rel, preferResponse, phases[k]!)
   );
   const firstBody = body(all[0]?.r.request_args);
   const b0 = report.benchmarks[0]!;
@@ -187,19 +258,16 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
     "GuideLLM times are wall-clock epoch seconds (time.time()): durations can absorb clock steps",
     "records hold the first and last token iterations only (intermediate chunk times are not in the file)"
   ];
-  report.benchmarks.forEach((b, bi) => {
-    const totals = isObject(b.metrics.request_totals) ? (b.metrics.request_totals as Record<string, unknown>) : null;
-    if (typeof totals?.successful === "number" && totals.successful !== b.requests.successful.length)
-      notes.push(
-        `benchmark ${bi}: ${b.requests.successful.length} of ${totals.successful} successful requests are listed (sampled)`
-      );
-  });
-  const args = report.args ?? {};
+  report.benchmarks.forEach((b, bi) => appendAll(notes, sampleNotes(bi, samples[bi]!, windows[bi]!)));
+  // report v2 keeps the run's settings under config.spec (backend: target, model) instead of args
+  const spec = isObject(report.config) && isObject(report.config.spec) ? report.config.spec : {};
+  const backend = isObject(spec.backend) ? spec.backend : {};
+  const args = {...backend, ...(report.args ?? {})};
   return {
     ok: true,
     value: {
       tool: "guidellm",
-      toolVersion: version,
+      toolVersion: version ?? generation,
       model: typeof args.model === "string" ? args.model : typeof firstBody.model === "string" ? firstBody.model : null,
       startedAt: isoFromEpochS(b0.start_time ?? origin),
       finishedAt: isoFromEpochS(report.benchmarks.at(-1)!.end_time ?? null),

@@ -6,6 +6,7 @@ import {
   approximate,
   canonicalRef,
   canonicalRun,
+  derived,
   exact,
   finishRow,
   missing,
@@ -34,7 +35,11 @@ type Metric =
 const span = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : (b - a) / 1e6);
 
 /** Per-request values and weights of GuideLLM's own metrics (weights: 1, out − 1 or out). */
-export function guidellmValues(metric: Metric, ok: readonly DerivedRequest[]): {values: number[]; weights: number[]} {
+export function guidellmValues(
+  metric: Metric,
+  ok: readonly DerivedRequest[],
+  legacy = false
+): {values: number[]; weights: number[]} {
   const values: number[] = [];
   const weights: number[] = [];
   for (const r of ok) {
@@ -52,7 +57,8 @@ export function guidellmValues(metric: Metric, ok: readonly DerivedRequest[]): {
         w = r.out - 1;
       }
     } else if (r.out !== null && r.out > 0) {
-      v = span(r.tDisp, r.tTokN)! / r.out;
+      // 0.4+: (last token − request start)/out, TTFT included; 0.3: (last − first token)/out
+      v = span(legacy ? r.tTok1 : r.tDisp, r.tTokN)! / r.out;
       w = r.out;
     }
     if (v !== null && Number.isFinite(v)) {
@@ -64,8 +70,10 @@ export function guidellmValues(metric: Metric, ok: readonly DerivedRequest[]): {
 }
 
 /** GuideLLM's statistic: weighted mean, weighted population std, nearest rank on the weighted CDF. */
-export function recomputeGuidellm(metric: Metric, stat: Stat, requests: readonly DerivedRequest[]) {
-  const {values, weights} = guidellmValues(metric, successes(requests));
+export function recomputeGuidellm(metric: Metric, stat: Stat, requests: readonly DerivedRequest[], legacy = false) {
+  const {values, weights} = guidellmValues(metric, successes(requests), legacy);
+  // 0.3 counts values, 0.4+ the weights (tokens for TPOT and ITL)
+  if (legacy && stat === "count") return exact(values.length);
   return exact(weightedStat(values, weights, stat));
 }
 
@@ -137,8 +145,13 @@ function reportedStats(metric: Metric, dist: Record<string, unknown>): ReportedS
   return out;
 }
 
-/** Request totals by outcome (of the listed requests when GuideLLM sampled them). */
-function totalRows(input: ComparisonInput, totals: Record<string, unknown>, sampled: boolean): SourceComparisonRow[] {
+/** Request totals by outcome, counted over the stored requests inside the window (a sampled status: not recomputable). */
+function totalRows(
+  input: ComparisonInput,
+  totals: Record<string, unknown>,
+  sampled: readonly string[],
+  why: string
+): SourceComparisonRow[] {
   const {source, requests} = input;
   const point = source.point;
   const ok = successes(requests);
@@ -158,24 +171,65 @@ function totalRows(input: ComparisonInput, totals: Record<string, unknown>, samp
         definition: `${k} requests in the benchmark`,
         unit: "requests",
         reported: typeof totals[k] === "number" ? (totals[k] as number) : null,
-        recomputed: exact(kindCount, sampled ? "listed requests only" : undefined),
+        recomputed:
+          sampled.includes(k) || (k === "total" && sampled.length > 0)
+            ? missing(`sampled_requests: ${why}`)
+            : exact(kindCount, "stored requests inside GuideLLM's measured window"),
         canonical: null,
-        codes: sampled ? ["sampled_requests"] : []
+        codes: sampled.length ? ["sampled_requests"] : []
       })
     );
   }
   return rows;
 }
 
-/** The benchmark's duration and its time-weighted rate distributions (not recomputable: see the notes). */
+interface Facts {
+  listedSuccessful?: number;
+  generation?: string;
+  windowNs?: {start: number | null; end: number | null} | null;
+  sampled?: string[];
+  inWindow?: Record<string, number>;
+  sampleSize?: number | null;
+}
+
+/**
+ * GuideLLM's rate means over its measured window [ws, we] (statistics.py, 0.4+): requests per second is
+ * the number of successful requests ending inside the window over its length; concurrency the time-weighted
+ * mean of requests in flight, each clipped to the window; output tokens per second Σ output tokens over the
+ * span from the first to the last token (not clipped).
+ */
+function rateMeans(ok: readonly DerivedRequest[], w: {start: number; end: number}) {
+  const len = (w.end - w.start) / 1e9;
+  const ends = ok.filter((r) => r.record.tEndNs !== null && r.record.tEndNs >= w.start && r.record.tEndNs <= w.end);
+  let busy = 0;
+  for (const r of ok) {
+    if (r.tDisp === null || r.record.tEndNs === null) continue;
+    busy += Math.max(0, Math.min(r.record.tEndNs, w.end) - Math.max(r.tDisp, w.start));
+  }
+  const firsts = ok.map((r) => r.tTok1).filter((t): t is number => t !== null);
+  const lasts = ok.map((r) => r.tTokN).filter((t): t is number => t !== null);
+  const tokens = ok.every((r) => r.out !== null) ? ok.reduce((a, r) => a + r.out!, 0) : null;
+  const tokSpan = firsts.length && lasts.length ? (max(lasts)! - min(firsts)!) / 1e9 : null;
+  return {
+    requests_per_second: len > 0 ? ends.length / len : null,
+    request_concurrency: len > 0 ? busy / 1e9 / len : null,
+    output_tokens_per_second: tokens !== null && tokSpan ? tokens / tokSpan : null
+  };
+}
+
+/** The benchmark's duration and the means of its time-weighted rate distributions. */
 function windowRows(
   input: ComparisonInput,
   agg: Record<string, unknown>,
-  metrics: Record<string, unknown>
+  metrics: Record<string, unknown>,
+  facts: Facts,
+  sampledWhy: string | null
 ): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
   const point = source.point;
   const rows: SourceComparisonRow[] = [];
+  const w = facts.windowNs && facts.windowNs.start !== null && facts.windowNs.end !== null ? facts.windowNs : null;
+  const window = w ? {start: w.start!, end: w.end!} : null;
   const starts = requests.map((r) => r.tDisp).filter((t): t is number => t !== null);
   const ends = requests.map((r) => r.record.tEndNs).filter((t): t is number => t !== null);
   rows.push(
@@ -185,19 +239,22 @@ function windowRows(
       definition: "benchmark start to end (measure window), s",
       unit: "s",
       reported: typeof agg.duration === "number" ? agg.duration : null,
-      recomputed:
-        starts.length && ends.length
+      recomputed: window
+        ? derived((window.end - window.start) / 1e9, "GuideLLM's measure window (scheduler_metrics)")
+        : starts.length && ends.length
           ? approximate((max(ends)! - min(starts)!) / 1e9, "first request start to last request end")
           : missing("no request times"),
       canonical: canonicalRun(canonical, "window_s"),
       codes: ["window"],
-      why: "our window runs from the first request's start to the last request's end"
+      why: "our window runs from the first measured request's start to the last one's end"
     })
   );
-  const rate = (name: string, canonicalId: string, definition: string) => {
+  const means = window ? rateMeans(successes(requests), window) : null;
+  const rate = (name: keyof ReturnType<typeof rateMeans>, canonicalId: string, definition: string) => {
     const m = metrics[name];
     const dist = isObject(m) && isObject(m.successful) ? (m.successful as Record<string, unknown>) : null;
     if (!dist) return;
+    const value = means?.[name] ?? null;
     rows.push(
       finishRow({
         point,
@@ -205,20 +262,34 @@ function windowRows(
         definition,
         unit: name === "requests_per_second" ? "req/s" : name === "request_concurrency" ? "requests" : "tok/s",
         reported: typeof dist.mean === "number" ? dist.mean : null,
-        recomputed: missing("weighting: a time-weighted rate distribution over GuideLLM's internal iteration timeline"),
+        recomputed: sampledWhy
+          ? missing(`sampled_requests: ${sampledWhy}`)
+          : window && value !== null
+            ? exact(value)
+            : missing(
+                "window: GuideLLM 0.3 keeps no measured window in the file (its time-weighted rates cannot be rebuilt)"
+              ),
         canonical: canonicalRun(canonical, canonicalId),
         codes: ["weighting", "window"],
-        why: "ours is a count over the measurement window (Σ/window), not the mean of a time-weighted rate distribution"
+        why: "ours is a count over our measurement window (Σ/window), not the mean of a time-weighted rate distribution"
       })
     );
   };
-  rate("requests_per_second", "request_throughput_rps", "mean of the time-weighted request rate distribution");
+  rate(
+    "requests_per_second",
+    "request_throughput_rps",
+    "successful requests ending inside the measure window / its length (mean of the time-weighted rate)"
+  );
   rate(
     "output_tokens_per_second",
     "output_throughput_tok_s",
-    "mean of the time-weighted output token rate (tokens spread between first and last iteration)"
+    "Σ output tokens / (last token − first token) of the measured requests (mean of the time-weighted token rate)"
   );
-  rate("request_concurrency", "achieved_concurrency", "mean of the time-weighted concurrency distribution");
+  rate(
+    "request_concurrency",
+    "achieved_concurrency",
+    "time in flight, clipped to the measure window / its length (mean of the time-weighted concurrency)"
+  );
   return rows;
 }
 
@@ -227,16 +298,27 @@ export function compareGuidellm(input: ComparisonInput): SourceComparisonRow[] {
   const agg = aggregatesOf(source);
   const metrics = (isObject(agg.metrics) ? agg.metrics : {}) as Record<string, unknown>;
   const point = source.point;
-  const facts = source.facts as {listedSuccessful?: number};
+  const facts = source.facts as Facts;
+  const legacy = facts.generation === "0.3";
   const rows: SourceComparisonRow[] = [];
-  const totals = isObject(metrics.request_totals) ? (metrics.request_totals as Record<string, unknown>) : {};
+  const totals = isObject(metrics.request_totals)
+    ? (metrics.request_totals as Record<string, unknown>)
+    : isObject(agg.request_totals)
+      ? (agg.request_totals as Record<string, unknown>)
+      : {};
+  // Older bundles (imported before the window and sample facts): listed successful vs the total
   const sampled =
-    typeof totals.successful === "number" &&
+    facts.sampled ??
+    (typeof totals.successful === "number" &&
     facts.listedSuccessful !== undefined &&
-    totals.successful !== facts.listedSuccessful;
-  const sampleNote = sampled
-    ? ` (from the ${facts.listedSuccessful} listed of ${String(totals.successful)} requests)`
-    : "";
+    totals.successful !== facts.listedSuccessful
+      ? ["successful"]
+      : []);
+  const stored = facts.inWindow?.successful ?? facts.listedSuccessful;
+  const why = sampled.length
+    ? `the file stores ${sampled.map((k) => `${facts.inWindow?.[k] ?? stored} of ${String(totals[k])} ${k}`).join(", ")} requests (GuideLLM's sample${facts.sampleSize ? ` of size ${facts.sampleSize}` : ""}); the reported number covers all of them`
+    : null;
+  const successSampled = sampled.includes("successful") ? why : null;
   for (const metric of Object.keys(METRICS) as Metric[]) {
     const m = metrics[metric];
     const dist = isObject(m) && isObject(m.successful) ? (m.successful as Record<string, unknown>) : null;
@@ -246,26 +328,25 @@ export function compareGuidellm(input: ComparisonInput): SourceComparisonRow[] {
       rows,
       statRows(reportedStats(metric, dist), {
         point,
-        definition: () => `${def.definition}; weighted nearest rank, weighted population std`,
+        definition: () =>
+          `${legacy && metric === "time_per_output_token_ms" ? "(last − first token iteration)/out (0.3: TTFT excluded); token-weighted (out)" : def.definition}; weighted nearest rank, weighted population std`,
         unit: () => (metric === "request_latency" ? "s" : metric.endsWith("_ms") ? "ms" : "tokens"),
-        recompute: (stat) => {
-          const rec = recomputeGuidellm(metric, stat, requests);
-          return sampled && rec.value !== null
-            ? {...rec, status: "approximate", note: `sampled_requests${sampleNote}`}
-            : rec;
-        },
+        recompute: (stat) =>
+          successSampled
+            ? missing(`sampled_requests: ${successSampled}`)
+            : recomputeGuidellm(metric, stat, requests, legacy),
         canonical: (stat, unit) => {
           const codes: ReasonCode[] = [...def.codes, ...percentileCodes(stat, true)];
           return {
             ref: canonicalRef(canonical, def.canonical, stat, unit),
-            codes: sampled ? [...codes, "sampled_requests"] : codes,
-            why: def.why
+            codes: successSampled ? [...codes, "sampled_requests"] : codes,
+            why: successSampled ? `${def.why}; ours covers only the ${stored} stored requests` : def.why
           };
         }
       })
     );
   }
-  appendAll(rows, totalRows(input, totals, sampled));
-  appendAll(rows, windowRows(input, agg, metrics));
+  appendAll(rows, totalRows(input, totals, sampled, why ?? ""));
+  appendAll(rows, windowRows(input, agg, metrics, facts, successSampled));
   return rows;
 }
