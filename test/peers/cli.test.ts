@@ -99,7 +99,7 @@ describe("inferscope import", () => {
 
   it("an unknown tool name is a usage error listing the tools", async () => {
     await expect(importCommand("locust", [join(SYNTH, "llmperf")], {out: join(root, "x")}, memoryIo())).rejects.toThrow(
-      /unknown tool "locust": expected one of vllm, sglang, genai-perf, aiperf, guidellm, llmperf, inferscope-v1, auto/
+      /unknown tool "locust": expected one of vllm, sglang, genai-perf, aiperf, guidellm, llmperf, inferscope-v1, llmd-report, auto/
     );
   });
 

@@ -11,7 +11,7 @@ import {PEER_TOOLS} from "../../src/analysis/index.ts";
  * everything outside peers comes in through peers/index.ts.
  */
 const ROOT = resolve("src/analysis/peers");
-const TOOL_DIRS = ["vllm", "sglang", "genaiPerf", "aiperf", "guidellm", "llmperf", "inferscopeV1"];
+const TOOL_DIRS = ["vllm", "sglang", "genaiPerf", "aiperf", "guidellm", "llmperf", "inferscopeV1", "llmd"];
 /** Sibling imports between tools, each for a stated reason. */
 const CROSS_TOOL: Readonly<Record<string, readonly string[]>> = {
   // SGLang's file is vLLM's shape: one detection helper, one importer, one parity

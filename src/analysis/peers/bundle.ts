@@ -13,6 +13,14 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
     if (v === undefined) unknown.push(name);
     return v;
   };
+  // token settings are integers: a source's mean (e.g. 1023.7 prompt tokens) is not the setting
+  const tokens = (name: string, v: number | undefined): number | undefined => {
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) {
+      unknown.push(`${name} (the source reports ${v}, a mean, not a setting)`);
+      return undefined;
+    }
+    return known(name, v);
+  };
   const byMode = new Map<
     LoadMode,
     {values: number[]; repeats: number; requests: number | null; burstiness: number | null}
@@ -43,8 +51,8 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
       ...(run.environment.gpus ? {gpus: run.environment.gpus} : {})
     },
     workload: {
-      prompt_tokens: known("workload.prompt_tokens", w.promptTokens),
-      max_tokens: known("workload.max_tokens", w.maxTokens),
+      prompt_tokens: tokens("workload.prompt_tokens", w.promptTokens),
+      max_tokens: tokens("workload.max_tokens", w.maxTokens),
       ignore_eos: known("workload.ignore_eos", w.ignoreEos),
       temperature: known("workload.temperature", w.temperature),
       salt: false

@@ -10,6 +10,9 @@ import {compareGuidellm} from "./guidellm/parity.ts";
 import {detectInferscopeV1, INFERSCOPE_V1_EXPECTED} from "./inferscopeV1/format.ts";
 import {importInferscopeV1} from "./inferscopeV1/import.ts";
 import {compareInferscopeV1} from "./inferscopeV1/parity.ts";
+import {detectLlmd, LLMD_EXPECTED} from "./llmd/format.ts";
+import {importLlmd} from "./llmd/import.ts";
+import {compareLlmd} from "./llmd/parity.ts";
 import {detectLlmperf, LLMPERF_EXPECTED} from "./llmperf/format.ts";
 import {importLlmperf} from "./llmperf/import.ts";
 import {compareLlmperf} from "./llmperf/parity.ts";
@@ -85,6 +88,13 @@ export const PEER_FORMATS: Readonly<Record<PeerTool, PeerFormat>> = {
     detect: detectInferscopeV1,
     import: importInferscopeV1,
     compare: compareInferscopeV1
+  },
+  "llmd-report": {
+    tool: "llmd-report",
+    expected: LLMD_EXPECTED,
+    detect: detectLlmd,
+    import: importLlmd,
+    compare: compareLlmd
   }
 };
 

@@ -3,7 +3,16 @@ import type {RequestRecord, SourceRecord} from "../../schema/records.ts";
 import type {ComparisonInput, SourceComparisonRow} from "./compare.ts";
 
 /** Peer tools whose results can be imported. */
-export const PEER_TOOLS = ["vllm", "sglang", "genai-perf", "aiperf", "guidellm", "llmperf", "inferscope-v1"] as const;
+export const PEER_TOOLS = [
+  "vllm",
+  "sglang",
+  "genai-perf",
+  "aiperf",
+  "guidellm",
+  "llmperf",
+  "inferscope-v1",
+  "llmd-report"
+] as const;
 export type PeerTool = (typeof PEER_TOOLS)[number];
 
 export const isPeerTool = (s: string): s is PeerTool => (PEER_TOOLS as readonly string[]).includes(s);
@@ -16,7 +25,8 @@ export const TOOL_LABELS: Readonly<Record<PeerTool, string>> = {
   aiperf: "AIPerf",
   guidellm: "GuideLLM",
   llmperf: "LLMPerf",
-  "inferscope-v1": "InferScope v1"
+  "inferscope-v1": "InferScope v1",
+  "llmd-report": "llm-d Benchmark Report"
 };
 
 export const toolLabel = (tool: string): string => (isPeerTool(tool) ? TOOL_LABELS[tool] : tool);
