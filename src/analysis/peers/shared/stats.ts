@@ -1,5 +1,5 @@
 import {max, mean, min, std} from "../../stats/moments.ts";
-import {median, quantileNearestRank, quantileR7, quantileWeightedNearestRank} from "../../stats/quantile.ts";
+import {median, quantileNearestRank, quantileR7} from "../../stats/quantile.ts";
 
 /**
  * The statistics peer tools print, each under the tool's own method. A `Stat` names one printed number:
@@ -63,7 +63,31 @@ export function weightedStat(values: readonly number[], weights: readonly number
     return Math.sqrt(v / w);
   }
   const p = stat === "median" ? 0.5 : stat.p / 100;
-  return quantileWeightedNearestRank(values, weights, p);
+  return guidellmQuantile(values, weights, p);
+}
+
+/**
+ * GuideLLM's percentile exactly as numpy computes it (schemas/statistics.py `from_values` → `Percentiles
+ * .from_pdf`): equal values merged, zero weights dropped, probabilities w / Σw, their float64 running sum,
+ * and the first value whose running sum is ≥ q (searchsorted, side left). The float sum matters: ten equal
+ * weights sum to 0.8999999999999999 at the ninth, so p90 of ten values is the tenth, not the ninth.
+ */
+export function guidellmQuantile(values: readonly number[], weights: readonly number[], q: number): number | undefined {
+  const merged = new Map<number, number>();
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isFinite(v)) merged.set(v, (merged.get(v) ?? 0) + weights[i]!);
+  }
+  const pdf = [...merged].filter(([, w]) => w > 0).sort((a, b) => a[0] - b[0]);
+  if (pdf.length === 0) return undefined;
+  let total = 0;
+  for (const [, w] of pdf) total += w;
+  let cdf = 0;
+  for (const [v, w] of pdf) {
+    cdf += w / total;
+    if (cdf >= q) return v;
+  }
+  return pdf.at(-1)![0];
 }
 
 /**
