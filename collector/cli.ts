@@ -27,7 +27,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/import.ts"),
   () => import("./commands/report.ts"),
   () => import("./commands/score.ts"),
-  () => import("./commands/sign.ts")
+  () => import("./commands/sign.ts"),
+  () => import("./commands/export.ts")
 ];
 
 export const EXIT_HELP = `

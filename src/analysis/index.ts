@@ -80,4 +80,6 @@ export {
   type Selection
 } from "./select/select.ts";
 export {VERSION_HISTORY, type VersionChange} from "./versionHistory.ts";
+export {metricsCsv, requestsCsv, toCsv, type Cell} from "./export/csv.ts";
+export {llmdReports, type ExportContext} from "./export/llmdReport.ts";
 export {ARG_REDACTION, credentialValues, isCredentialName, redactArgs, redactCommandLine} from "./redact/args.ts";
