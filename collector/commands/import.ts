@@ -17,6 +17,7 @@ import type {Command} from "commander";
 
 import {
   analyzeBundle,
+  declarationConflicts,
   FILE_NAMES,
   formatPeerError,
   importedConfigYaml,
@@ -24,6 +25,7 @@ import {
   importPeer,
   isPeerTool,
   PEER_TOOLS,
+  type Declared,
   type ImportedRun,
   type PeerTool
 } from "../../src/analysis/index.ts";
@@ -168,7 +170,8 @@ export async function writeImportedBundle(
   run: ImportedRun,
   inputs: readonly InputFile[],
   outDir: string,
-  note?: string
+  note?: string,
+  declared?: Declared
 ): Promise<string> {
   const fallback = new Date(max(inputs, (f) => f.mtimeMs) ?? 0).toISOString();
   const startedAt = run.startedAt ?? run.finishedAt ?? fallback;
@@ -203,7 +206,8 @@ export async function writeImportedBundle(
         node: process.version
       },
       files: inputs.map((f) => ({name: f.name, sha256: f.sha256, bytes: f.bytes})),
-      startedAtFallback: fallback
+      startedAtFallback: fallback,
+      ...(declared ? {declared} : {})
     });
     if (note && manifest.provenance.kind === "imported")
       manifest.provenance.note = [note, manifest.provenance.note].filter(Boolean).join("; ");
@@ -224,6 +228,46 @@ export interface ImportOptions {
   out: string;
   /** Where the files came from (repository, commit, path), recorded in the provenance note. */
   note?: string;
+  /** `gpu_model=H100-SXM-80GB,gpu_count=8`: the hardware, as the importer declares it. */
+  hardware?: string;
+  /** `vllm@0.9.1` (or `vllm`): the engine, as the importer declares it. */
+  engine?: string;
+  /** `key=value`, repeatable: labels the importer declares. */
+  label?: string[];
+}
+
+const usage = (message: string) => new CliError(message, {exitCode: EXIT.usage});
+
+/** `--hardware`, `--engine` and `--label` as one declaration (usage errors name the option and the value). */
+export function parseDeclared(o: Pick<ImportOptions, "hardware" | "engine" | "label">): Declared | undefined {
+  const d: Declared = {};
+  if (o.hardware !== undefined) {
+    const kv = new Map<string, string>();
+    for (const part of o.hardware.split(",")) {
+      const m = /^\s*([a-z_]+)\s*=\s*(.+?)\s*$/.exec(part);
+      if (!m) throw usage(`--hardware "${o.hardware}": expected key=value pairs separated by commas (gpu_model=H100-SXM-80GB,gpu_count=8)`);
+      if (m[1] !== "gpu_model" && m[1] !== "gpu_count")
+        throw usage(`--hardware: unknown key "${m[1]}": expected gpu_model and gpu_count`);
+      kv.set(m[1], m[2]!);
+    }
+    const model = kv.get("gpu_model");
+    const count = Number(kv.get("gpu_count"));
+    if (!model || !kv.has("gpu_count")) throw usage(`--hardware "${o.hardware}": expected both gpu_model and gpu_count`);
+    if (!Number.isInteger(count) || count < 1)
+      throw usage(`--hardware gpu_count="${kv.get("gpu_count")}": expected a whole number of GPUs ≥ 1`);
+    d.hardware = {gpu_model: model, gpu_count: count};
+  }
+  if (o.engine !== undefined) {
+    const m = /^([^@\s]+)(?:@(\S+))?$/.exec(o.engine.trim());
+    if (!m) throw usage(`--engine "${o.engine}": expected name or name@version (vllm@0.9.1)`);
+    d.engine = {name: m[1]!, version: m[2] ?? null};
+  }
+  for (const l of o.label ?? []) {
+    const m = /^([A-Za-z0-9_.-]+)=(.*)$/.exec(l);
+    if (!m) throw usage(`--label "${l}": expected key=value (letters, digits, _ . - in the key)`);
+    d.labels = {...d.labels, [m[1]!]: m[2]!};
+  }
+  return Object.keys(d).length ? d : undefined;
 }
 
 export async function importCommand(tool: string, paths: readonly string[], o: ImportOptions, io: Io): Promise<string> {
@@ -249,6 +293,7 @@ async function importToBundle(
   paths: readonly string[],
   o: ImportOptions
 ): Promise<{dir: string; label: string; requests: number; points: number}> {
+  const declared = parseDeclared(o);
   const inputs = readInputs(paths);
   const r = importPeer(tool, inputs);
   if (!r.ok) {
@@ -262,7 +307,10 @@ async function importToBundle(
   }
   for (const f of inputs) f.text = ""; // the texts are parsed: let them go before the records are written
   const run = r.value;
-  const dir = await writeImportedBundle(run, inputs, o.out, o.note);
+  const conflicts = declared ? declarationConflicts(run, declared) : [];
+  if (conflicts.length)
+    throw usage(`a declaration contradicts the files (a declaration only fills what they leave unknown):\n${conflicts.join("\n")}`);
+  const dir = await writeImportedBundle(run, inputs, o.out, o.note, declared);
   return {
     dir,
     label: `${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""}`,
@@ -281,6 +329,14 @@ export function register(program: Command): void {
     .argument("<files...>", "result files or folders")
     .requiredOption("--out <dir>", "folder to write the bundle into (e.g. evidence)")
     .option("--note <text>", "where the files came from (repository, commit, path), kept in the provenance note")
+    .option("--hardware <pairs>", "declare what the files do not say: gpu_model=H100-SXM-80GB,gpu_count=8")
+    .option("--engine <name@version>", "declare the engine: vllm@0.9.1")
+    .option(
+      "--label <key=value>",
+      "declare a label (repeatable)",
+      (v: string, acc: string[] = []) => [...acc, v],
+      [] as string[]
+    )
     .action(async (tool: string, files: string[], o: ImportOptions) => {
       await importCommand(tool, files, o, defaultIo());
     });

@@ -1,9 +1,16 @@
 import type {PointFacts} from "./gates/types.ts";
 import type {BundleMeta} from "./report/types.ts";
 import type {RunConfig} from "./schema/config.ts";
-import type {Manifest} from "./schema/manifest.ts";
+import type {Declared, Manifest} from "./schema/manifest.ts";
 
-/** "2× NVIDIA H100 80GB HBM3", or the CPU model when no GPU was seen, or "unknown hardware". */
+/** What the importer declared (imported bundles only), else null. */
+export const declaredOf = (manifest: Manifest | null): Declared | null =>
+  manifest?.provenance.kind === "imported" ? (manifest.provenance.declared ?? null) : null;
+
+/**
+ * "2× NVIDIA H100 80GB HBM3", or the CPU model when no GPU was seen, or what the importer declared
+ * ("8× H100-SXM-80GB (declared)"), or "unknown hardware".
+ */
 export function hardwareLabel(manifest: Manifest | null): string {
   const env = manifest?.environment;
   if (!env) return "unknown hardware";
@@ -12,6 +19,8 @@ export function hardwareLabel(manifest: Manifest | null): string {
     const names = [...new Set(gpus.map((g) => g.name))];
     return names.length === 1 ? `${gpus.length}× ${names[0]}` : names.join(" + ");
   }
+  const declared = declaredOf(manifest)?.hardware;
+  if (declared) return `${declared.gpu_count}× ${declared.gpu_model} (declared)`;
   const cpu = env.host.cpuModel;
   return cpu ? `CPU: ${cpu}${env.host.cpuCount ? ` (${env.host.cpuCount} threads)` : ""}` : "unknown hardware";
 }
@@ -29,15 +38,26 @@ export function bundleMeta(
     temperature: w?.temperature ?? null
   };
   const endpoint = config?.target.endpoint ?? null;
+  const declared = declaredOf(manifest);
+  const engine = manifest?.environment.server.engine ?? config?.target.engine ?? null;
+  const gpus =
+    manifest?.environment.server.gpus ?? config?.target.gpus ?? (manifest?.environment.gpu.devices.length || null);
+  const hardware = hardwareLabel(manifest);
+  const declaredFields = [
+    ...(hardware.endsWith("(declared)") ? ["hardware"] : []),
+    ...(gpus === null && declared?.hardware ? ["gpus"] : []),
+    ...(engine === null && declared?.engine ? ["engine"] : []),
+    ...Object.keys(declared?.labels ?? {}).map((k) => `labels.${k}`)
+  ];
   return {
     model: config?.target.model ?? null,
-    engine: manifest?.environment.server.engine ?? config?.target.engine ?? null,
-    hardware: hardwareLabel(manifest),
-    gpus:
-      manifest?.environment.server.gpus ?? config?.target.gpus ?? (manifest?.environment.gpu.devices.length || null),
+    engine: engine ?? declared?.engine?.name ?? null,
+    hardware,
+    gpus: gpus ?? declared?.hardware?.gpu_count ?? null,
     endpoint,
     modes: [...new Set(points.map((p) => p.point.mode))],
-    labels: manifest?.labels ?? {},
+    labels: {...(manifest?.labels ?? {}), ...(declared?.labels ?? {})},
+    ...(declaredFields.length ? {declared: declaredFields} : {}),
     startedAt: manifest?.startedAt ?? null,
     finishedAt: manifest?.finishedAt ?? null,
     workload,

@@ -1,4 +1,4 @@
-import {validateLlmdReport} from "../peers/llmd/validate.ts";
+import {validateLlmdReport} from "../peers/index.ts";
 import type {Report} from "../report/types.ts";
 import type {Manifest} from "../schema/manifest.ts";
 

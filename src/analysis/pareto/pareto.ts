@@ -7,6 +7,8 @@ import {paretoFrontier} from "./frontier.ts";
 
 export type ParetoRun = Pick<Report, "bundle" | "measure_version" | "verdict" | "gates" | "load_points"> & {
   meta: Pick<Report["meta"], "model" | "workloadKey" | "hardware" | "engine" | "gpus">;
+  /** Imported runs carry the source tool (their measure version keeps them in a class of their own). */
+  provenance?: Report["provenance"];
 };
 
 /** The interactivity definition used on the x axis (a metric id and the statistic taken of it). */
@@ -60,7 +62,10 @@ function hasGpu(hardware: string): boolean {
 /** Why a whole run stays off the chart (client health not shown, GPU count unknown on GPU hardware), else null. */
 function runExclusion(run: ParetoRun): Bilingual | null {
   const g6 = run.gates.find((g) => g.id === "G6")?.status ?? "missing";
-  if (!["pass", "info", "warn"].includes(g6)) return {en: `client health (G6) ${g6}`, zh: `客户端健康（G6）${g6}`};
+  // an imported run's client health is not in its files: shown, in its own class and group, as imported
+  const imported = run.provenance?.kind === "imported" && g6 === "not_evaluable";
+  if (!["pass", "info", "warn"].includes(g6) && !imported)
+    return {en: `client health (G6) ${g6}`, zh: `客户端健康（G6）${g6}`};
   const gpus = run.meta.gpus;
   if (!(gpus !== null && gpus > 0) && hasGpu(run.meta.hardware))
     return {en: "GPU count unknown: no per-GPU throughput", zh: "GPU 数量未知：无法计算每 GPU 吞吐"};
@@ -113,13 +118,14 @@ export function paretoOf(runs: readonly ParetoRun[]): Pareto {
         continue;
       }
       const engine = run.meta.engine ?? "unknown engine";
+      const source = run.provenance?.kind === "imported" ? ` · imported from ${run.provenance.tool}` : "";
       cls.points.push({
         bundle: run.bundle,
         point: p.id,
         model: run.meta.model!,
         hardware: run.meta.hardware,
         engine,
-        group: `${run.meta.hardware} · ${engine}`,
+        group: `${run.meta.hardware} · ${engine}${source}`,
         x,
         y: y / divisor,
         divisor,

@@ -1,7 +1,7 @@
 import {stringify} from "yaml";
 
 import {RunConfigSpec, type LoadMode, type RunConfig} from "../schema/config.ts";
-import type {Manifest} from "../schema/manifest.ts";
+import type {Declared, Manifest} from "../schema/manifest.ts";
 import {SCHEMA_VERSION} from "../schema/versions.ts";
 import type {ImportedRun} from "./shared/types.ts";
 
@@ -64,7 +64,38 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
     unknown.push("load.values (the target load is not recorded: 1 is a placeholder the schema requires)");
   unknown.push("workload.salt (recorded as false: peers do not salt prompts)");
   if (!w.slo) unknown.push("slo");
-  return {config: RunConfigSpec.parse(spec), unknown};
+  return {config: validConfig(spec, unknown), unknown};
+}
+
+/** Settings every config must have: a source's invalid value for them becomes this placeholder. */
+const REQUIRED_FALLBACK: Readonly<Record<string, unknown>> = {"target.model": "unknown", "target.base_url": "unknown"};
+
+/**
+ * The config the schema accepts: a value of the source that is not a valid setting (an empty model name, a
+ * negative max_tokens…) is dropped — left to the default, or a placeholder where one is required — and
+ * listed among the unknowns with the value, never allowed to fail the import.
+ */
+function validConfig(spec: Record<string, unknown>, unknown: string[]): RunConfig {
+  let current = spec;
+  for (let round = 0; round < 8; round++) {
+    const r = RunConfigSpec.safeParse(current);
+    if (r.success) return r.data;
+    const next = structuredClone(current);
+    for (const issue of r.error.issues) {
+      const path = issue.path.map(String);
+      if (path.length === 0) continue;
+      let node = next as Record<string, unknown>;
+      for (const k of path.slice(0, -1)) node = (node[k] ?? {}) as Record<string, unknown>;
+      const key = path.at(-1)!;
+      const was = node[key];
+      const name = path.join(".");
+      if (name in REQUIRED_FALLBACK) node[key] = REQUIRED_FALLBACK[name];
+      else delete node[key];
+      unknown.push(`${name} (the source's value ${JSON.stringify(was)?.slice(0, 80)} is not a valid setting)`);
+    }
+    current = next;
+  }
+  return RunConfigSpec.parse(current); // still invalid: a bug of the mapping above, not of the source
 }
 
 /** config.resolved.yaml of an imported bundle: a header naming the unknowns, then the resolved config. */
@@ -85,7 +116,27 @@ export interface ManifestInputs {
   files: {name: string; sha256: string; bytes: number}[];
   /** Used when the source records no start time (e.g. the newest input file's modification time). */
   startedAtFallback: string;
+  /** What the importer declared that the files do not say (kept apart, shown as declared). */
+  declared?: Declared;
   measureVersion?: string;
+}
+
+/**
+ * Where a declaration contradicts what the files state (the files win: a declaration only fills what they
+ * leave unknown); [] when it does not.
+ */
+export function declarationConflicts(run: ImportedRun, d: Declared): string[] {
+  const out: string[] = [];
+  const names = run.environment.gpuNames ?? [];
+  if (d.hardware && names.length > 0)
+    out.push(`--hardware: the files already state ${names.length}× ${[...new Set(names)].join(" + ")}`);
+  if (d.hardware && run.environment.gpus !== undefined && run.environment.gpus !== d.hardware.gpu_count)
+    out.push(`--hardware gpu_count=${d.hardware.gpu_count}: the files state ${run.environment.gpus} GPUs`);
+  if (d.engine && run.environment.engine && run.environment.engine !== d.engine.name)
+    out.push(`--engine ${d.engine.name}: the files state the engine ${run.environment.engine}`);
+  for (const [k, v] of Object.entries(d.labels ?? {}))
+    if (k in run.labels && run.labels[k] !== v) out.push(`--label ${k}=${v}: the files set ${k}=${run.labels[k]}`);
+  return out;
 }
 
 /** A URL without credentials or query (tokens travel there). */
@@ -155,7 +206,8 @@ export function importedManifest(run: ImportedRun, m: ManifestInputs): Omit<Mani
       tool: run.tool,
       toolVersion: run.toolVersion,
       files: m.files,
-      note: notes.join("; ")
+      note: notes.join("; "),
+      ...(m.declared ? {declared: m.declared} : {})
     }
   };
 }

@@ -5,7 +5,7 @@
  */
 export {detectTool, importPeer, PEER_FORMATS} from "./registry.ts";
 export {sourceComparison, canonicalView, importCaveats, type PointInput} from "./sourceComparison.ts";
-export {importedConfig, importedConfigYaml, importedManifest} from "./bundle.ts";
+export {declarationConflicts, importedConfig, importedConfigYaml, importedManifest} from "./bundle.ts";
 export type {SourceComparisonRow, ReasonCode, RecomputeStatus} from "./shared/compare.ts";
 export {REASON_CODES, TOLERANCE} from "./shared/compare.ts";
 export {PEER_TOOLS, TOOL_LABELS, isPeerTool, formatPeerError, toolLabel} from "./shared/types.ts";
@@ -18,3 +18,4 @@ export {recomputeGuidellm} from "./guidellm/parity.ts";
 export {recomputeLlmperf} from "./llmperf/parity.ts";
 export {recomputeInferscopeV1} from "./inferscopeV1/parity.ts";
 export {VLLM_CHAT_TTFT_CAVEAT} from "./vllm/format.ts";
+export {validateLlmdReport} from "./llmd/validate.ts";

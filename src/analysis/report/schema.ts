@@ -119,7 +119,13 @@ export const BundleMeta = z.object({
   }),
   workloadKey: z
     .string()
-    .describe("digest-free fingerprint of what was asked of the server; equal strings mean the same workload")
+    .describe("digest-free fingerprint of what was asked of the server; equal strings mean the same workload"),
+  declared: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "fields whose value was declared by whoever imported the bundle, not measured (hardware, gpus, engine, labels.<key>)"
+    )
 });
 
 const ms = nullableNumber;

@@ -86,6 +86,22 @@ export const Environment = z
   .describe("environment fingerprint, captured from an allowlist with secrets redacted");
 export type Environment = z.infer<typeof Environment>;
 
+/**
+ * What whoever imported a file declared that the file does not say (`inferscope import --hardware
+ * gpu_model=…,gpu_count=… --engine name@version --label k=v`): shown as declared, never as measured.
+ */
+export const Declared = z.strictObject({
+  hardware: z
+    .strictObject({
+      gpu_model: z.string().min(1).describe("accelerator model, as the importer names it (e.g. H100-SXM-80GB)"),
+      gpu_count: z.number().int().positive().describe("accelerators serving the model")
+    })
+    .optional(),
+  engine: z.strictObject({name: z.string().min(1), version: z.string().min(1).nullable()}).optional(),
+  labels: z.record(z.string(), z.string()).optional()
+});
+export type Declared = z.infer<typeof Declared>;
+
 export const Provenance = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("collected"),
@@ -96,7 +112,8 @@ export const Provenance = z.discriminatedUnion("kind", [
     tool: z.string().describe("source tool, e.g. vllm, sglang, genai-perf, aiperf, guidellm, llmperf, inferscope-v1"),
     toolVersion: z.string().nullable(),
     files: z.array(z.strictObject({name: z.string(), sha256: Sha256, bytes: NonNegInt})).min(1),
-    note: z.string().optional()
+    note: z.string().optional(),
+    declared: Declared.optional().describe("values the importer declared (not in the source files)")
   }),
   z.strictObject({
     kind: z.literal("synthetic"),

@@ -125,6 +125,10 @@ function statisticRows(
 ): SourceComparisonRow[] {
   const {source, requests, canonical} = input;
   const prefix = phase === "warmup" ? "warmup_metrics." : "";
+  // flat aggregates (schema ≥ 1.0) whose blocks carry count (≥ 1.1) come from the t-digest era; the
+  // Oct-2025 `records{}` generation computed exact percentiles
+  const raw = input.source.aggregates;
+  const flat = isObject(raw) && !isObject(raw.records);
   const have = requests.length > 0;
   const rows: SourceComparisonRow[] = [];
   const names = Object.keys(agg).length
@@ -148,6 +152,7 @@ function statisticRows(
       });
     }
     const {definition, canonical: id} = FAMILIES[family];
+    const sketched = flat && "count" in stats;
     appendAll(
       rows,
       statRows(reported, {
@@ -156,7 +161,7 @@ function statisticRows(
         unit: () => (typeof stats.unit === "string" ? stats.unit : ""),
         recompute: (stat) =>
           have
-            ? recomputeAiperf(family, stat, requests, family === "inter_chunk_latency" && "count" in stats, phase)
+            ? recomputeAiperf(family, stat, requests, family === "inter_chunk_latency" && sketched, phase)
             : missing("no profile_export.jsonl records"),
         canonical: (stat, unit) =>
           id === null || phase === "warmup"

@@ -228,8 +228,14 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
       sources: numberRecords(sources),
       workload: {endpoint: first.endpoint_type === "openai" || first.backend === "vllm" ? "completions" : undefined},
       environment: {
-        engine: flavor === "sglang" ? (first.backend ?? "sglang") : (first.backend ?? undefined),
-        extra: {}
+        // the client's backend names an engine (vllm, tgi, lmdeploy, sglang…) or only an API dialect
+        // (openai, openai-chat, sglang-oai): a dialect says nothing of the engine behind it
+        engine: apiDialect(first.backend)
+          ? undefined
+          : flavor === "sglang"
+            ? (first.backend ?? "sglang")
+            : (first.backend ?? undefined),
+        extra: first.backend ? {backend: first.backend} : {}
       },
       labels: {imported_from: tool, ...(first.date ? {source_date: first.date} : {})},
       notes: [...notes, ...(first.date ? ["the source date carries no time zone; read as UTC"] : [])],
@@ -239,4 +245,7 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
   };
 }
 
-export const importVllm = (docs: readonly Doc[]): Result<ImportedRun> => importVllmLike("vllm", docs);
+export const importVllm = (docs: readonly Doc[]): Result<ImportedRun> =>
+  importVllmLike("vllm", docs); /** A benchmark client backend that names an API dialect, not an engine. */
+const apiDialect = (backend: string | null | undefined): boolean =>
+  typeof backend === "string" && (/^openai/.test(backend) || /-oai(-|$)/.test(backend));
