@@ -3,16 +3,15 @@ import {
   existsSync,
   mkdirSync,
   openSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
   writeSync
 } from "node:fs";
-import {basename, dirname, join, relative, resolve, sep} from "node:path";
+import {join, relative} from "node:path";
 
+import {max} from "d3-array";
 import type {Command} from "commander";
 
 import {
@@ -34,88 +33,10 @@ import {sha256Hex} from "../../src/io/hash.ts";
 import {sealBundle} from "../bundle/seal.ts";
 import {bundleName} from "../bundle/name.ts";
 import {CliError, EXIT} from "../cliError.ts";
+import {readInputs, type InputFile} from "./importInputs.ts";
 import {defaultIo, type Io} from "./io.ts";
-import {appendAll} from "../../src/analysis/util/append.ts";
-import {max} from "d3-array";
 
-const READABLE = /\.(json|jsonl|ya?ml)$/i;
-const MAX_DEPTH = 3;
-
-export interface InputFile {
-  /** Unique display name: the base name, or enough parent folders to tell it apart. */
-  name: string;
-  path: string;
-  text: string;
-  bytes: number;
-  sha256: string;
-  mtimeMs: number;
-}
-
-/** Files under a folder (JSON, JSON Lines, YAML), sorted, at most MAX_DEPTH levels deep. */
-function walk(dir: string, depth = 0): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, {withFileTypes: true}).sort((a, b) => a.name.localeCompare(b.name))) {
-    const full = join(dir, e.name);
-    if (e.isDirectory() && depth < MAX_DEPTH && !e.name.startsWith(".")) appendAll(out, walk(full, depth + 1));
-    else if (e.isFile() && READABLE.test(e.name)) out.push(full);
-  }
-  return out;
-}
-
-/**
- * An InferScope v1 raw run folder (`results/raw/<run-id>/`) has its aggregate under
- * `results/processed/<run-id>/aggregate.json`: include it when it exists.
- */
-function v1Sibling(dir: string): string[] {
-  const abs = resolve(dir);
-  const id = basename(abs);
-  if (basename(dirname(abs)) !== "raw") return [];
-  const agg = join(dirname(dirname(abs)), "processed", id, "aggregate.json");
-  return existsSync(agg) ? [agg] : [];
-}
-
-/** Shortest path suffixes that tell the files apart (`groq_70b.json` twice → `individual/…`, `summary/…`). */
-export function uniqueNames(paths: readonly string[]): string[] {
-  const parts = paths.map((p) => resolve(p).split(sep));
-  return parts.map((ps, i) => {
-    for (let k = 1; k <= ps.length; k++) {
-      const name = ps.slice(-k).join("/");
-      if (parts.every((qs, j) => j === i || qs.slice(-k).join("/") !== name)) return name;
-    }
-    return ps.join("/");
-  });
-}
-
-/** Reads the inputs (folders expanded); every unreadable path is a usage error naming it. */
-export function readInputs(paths: readonly string[]): InputFile[] {
-  const files: string[] = [];
-  for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new CliError(`no such file or folder: ${p}`, {exitCode: EXIT.usage});
-    }
-    if (st.isDirectory()) {
-      const found = [...walk(p), ...v1Sibling(p)];
-      if (found.length === 0) throw new CliError(`no .json, .jsonl or .yaml files in ${p}`, {exitCode: EXIT.usage});
-      appendAll(files, found);
-    } else files.push(p);
-  }
-  const unique = [...new Set(files.map((f) => resolve(f)))];
-  const names = uniqueNames(unique);
-  return unique.map((path, i) => {
-    const buf = readFileSync(path);
-    return {
-      name: names[i]!,
-      path,
-      text: buf.toString("utf8"),
-      bytes: buf.length,
-      sha256: sha256Hex(buf),
-      mtimeMs: statSync(path).mtimeMs
-    };
-  });
-}
+export {readInputs, STREAM_ABOVE_BYTES, uniqueNames, type InputFile} from "./importInputs.ts";
 
 /** Writes rows as JSON Lines in bounded chunks (one string of a million records would pass V8's ~512 MB limit). */
 function writeJsonl(path: string, rows: readonly unknown[]): void {
@@ -245,14 +166,18 @@ export function parseDeclared(o: Pick<ImportOptions, "hardware" | "engine" | "la
     const kv = new Map<string, string>();
     for (const part of o.hardware.split(",")) {
       const m = /^\s*([a-z_]+)\s*=\s*(.+?)\s*$/.exec(part);
-      if (!m) throw usage(`--hardware "${o.hardware}": expected key=value pairs separated by commas (gpu_model=H100-SXM-80GB,gpu_count=8)`);
+      if (!m)
+        throw usage(
+          `--hardware "${o.hardware}": expected key=value pairs separated by commas (gpu_model=H100-SXM-80GB,gpu_count=8)`
+        );
       if (m[1] !== "gpu_model" && m[1] !== "gpu_count")
         throw usage(`--hardware: unknown key "${m[1]}": expected gpu_model and gpu_count`);
       kv.set(m[1], m[2]!);
     }
     const model = kv.get("gpu_model");
     const count = Number(kv.get("gpu_count"));
-    if (!model || !kv.has("gpu_count")) throw usage(`--hardware "${o.hardware}": expected both gpu_model and gpu_count`);
+    if (!model || !kv.has("gpu_count"))
+      throw usage(`--hardware "${o.hardware}": expected both gpu_model and gpu_count`);
     if (!Number.isInteger(count) || count < 1)
       throw usage(`--hardware gpu_count="${kv.get("gpu_count")}": expected a whole number of GPUs ≥ 1`);
     d.hardware = {gpu_model: model, gpu_count: count};
@@ -305,11 +230,17 @@ async function importToBundle(
       exitCode: EXIT.usage
     });
   }
-  for (const f of inputs) f.text = ""; // the texts are parsed: let them go before the records are written
+  for (const f of inputs) {
+    // the texts are parsed: let them (and a streamed document) go before the records are written
+    f.text = "";
+    delete f.parsed;
+  }
   const run = r.value;
   const conflicts = declared ? declarationConflicts(run, declared) : [];
   if (conflicts.length)
-    throw usage(`a declaration contradicts the files (a declaration only fills what they leave unknown):\n${conflicts.join("\n")}`);
+    throw usage(
+      `a declaration contradicts the files (a declaration only fills what they leave unknown):\n${conflicts.join("\n")}`
+    );
   const dir = await writeImportedBundle(run, inputs, o.out, o.note, declared);
   return {
     dir,

@@ -19,3 +19,4 @@ export {recomputeLlmperf} from "./llmperf/parity.ts";
 export {recomputeInferscopeV1} from "./inferscopeV1/parity.ts";
 export {VLLM_CHAT_TTFT_CAVEAT} from "./vllm/format.ts";
 export {validateLlmdReport} from "./llmd/validate.ts";
+export {StreamingDoc} from "./shared/streamParse.ts";

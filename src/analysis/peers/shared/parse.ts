@@ -144,6 +144,7 @@ const jsonErrorText = (message: string): string =>
  * line). A file that is neither gives an error naming the position and what was expected.
  */
 export function parseDoc(file: PeerFile): Result<Doc> {
+  if (file.parsed) return file.parsed;
   const {name} = file;
   // a byte-order mark (Windows editors, PowerShell's Out-File) is not part of the document
   const text = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;

@@ -31,10 +31,15 @@ export const TOOL_LABELS: Readonly<Record<PeerTool, string>> = {
 
 export const toolLabel = (tool: string): string => (isPeerTool(tool) ? TOOL_LABELS[tool] : tool);
 
-/** One input file as the edge read it: its name (as given, for messages) and its UTF-8 text. */
+/**
+ * One input file as the edge read it: its name (as given, for messages) and its UTF-8 text — or, for a
+ * file too large for one string, the document the edge already parsed while reading it
+ * (shared/streamParse.ts), in which case `text` is empty.
+ */
 export interface PeerFile {
   name: string;
   text: string;
+  parsed?: Result<Doc>;
 }
 
 /** A problem with an input file: which file, where inside it (JSON path, line), and what was expected. */
