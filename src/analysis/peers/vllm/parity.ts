@@ -236,6 +236,25 @@ function countRows(c: Run): SourceComparisonRow[] {
   return rows;
 }
 
+/** vLLM ≤ 0.8 wrote goodput under "request_goodput:" (a typo it kept for years), later "request_goodput". */
+function goodputRow(c: Run): SourceComparisonRow | null {
+  const {point, agg, canonical} = c;
+  const spellings = ["request_goodput", "request_goodput:"];
+  const goodKey = spellings.find((k) => typeof agg[k] === "number") ?? spellings.find((k) => k in agg);
+  if (goodKey === undefined) return null;
+  return finishRow({
+    point,
+    metric: "request_goodput",
+    definition: `requests meeting every --goodput SLO / duration${goodKey.endsWith(":") ? ' (under vLLM\'s historic key "request_goodput:")' : ""}`,
+    unit: "req/s",
+    reported: num(agg[goodKey]),
+    recomputed: missing("the --goodput SLO thresholds are not saved in the result file"),
+    canonical: canonicalRun(canonical, "goodput_rps"),
+    codes: ["definition", "window"],
+    why: "ours judges the bundle's own SLO over our window"
+  });
+}
+
 /** The window and what is divided by it: duration, request and output throughput, SGLang's concurrency. */
 function windowRows(c: Run): SourceComparisonRow[] {
   const {point, agg, ok, duration, canonical} = c;
@@ -279,23 +298,8 @@ function windowRows(c: Run): SourceComparisonRow[] {
       why
     })
   ];
-  // vLLM ≤ 0.8 wrote goodput under "request_goodput:" (a typo it kept for years), later "request_goodput"
-  const spellings = ["request_goodput", "request_goodput:"];
-  const goodKey = spellings.find((k) => typeof agg[k] === "number") ?? spellings.find((k) => k in agg);
-  if (goodKey !== undefined)
-    rows.push(
-      finishRow({
-        point,
-        metric: "request_goodput",
-        definition: `requests meeting every --goodput SLO / duration${goodKey.endsWith(":") ? ' (under vLLM\'s historic key "request_goodput:")' : ""}`,
-        unit: "req/s",
-        reported: num(agg[goodKey]),
-        recomputed: missing("the --goodput SLO thresholds are not saved in the result file"),
-        canonical: canonicalRun(canonical, "goodput_rps"),
-        codes: ["definition", "window"],
-        why: "ours judges the bundle's own SLO over our window"
-      })
-    );
+  const good = goodputRow(c);
+  if (good) rows.push(good);
   const {meanLatencyMs, completed} = c;
   if (
     c.flavor === "sglang" &&
