@@ -131,7 +131,8 @@ export function llmdReports(report: Report, ctx: ExportContext): {point: string;
             latency: compact({
               time_to_first_token: stat(m.ttft_ms, "ms"),
               time_per_output_token: stat(m.tpot_ms, "ms/token"),
-              inter_token_latency: stat(m.itl_token_ms, "ms/token"),
+              // every token gap pooled where token times are known, else every chunk gap (as vLLM pools them)
+              inter_token_latency: stat(m.itl_token_ms, "ms/token") ?? stat(m.inter_chunk_ms, "ms/token"),
               request_latency: stat(m.e2e_ms, "ms")
             }),
             throughput: compact({

@@ -1,0 +1,226 @@
+import {describe, expect, it} from "vitest";
+
+import {
+  llmdReports,
+  metricsCsv,
+  readAndAnalyze,
+  requestsCsv,
+  toCsv,
+  type Manifest
+} from "../../../src/analysis/index.ts";
+import {fsBundle} from "../../../src/io/fsBundle.ts";
+
+/** A shipped llama.cpp bundle: concurrency 1, 2, 4 and Poisson 1 req/s, 40 measured requests each, VALID. */
+const BUNDLE = "evidence/20261201-vm-random-small-llamacpp-small-p4-810a07";
+
+/** RFC 4180 rows. */
+function rows(text: string): string[][] {
+  const out: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      out.push(row);
+      row = [];
+      cell = "";
+      i++;
+    } else cell += c;
+  }
+  return out;
+}
+
+describe("toCsv", () => {
+  it("escapes formula starts in text cells only, quotes per RFC 4180, writes unknown as an empty cell", () => {
+    const text = toCsv(
+      ["a", "b"],
+      [
+        ['=HYPERLINK("http://x")', -3],
+        ["+1", "@SUM(A1)"],
+        ["\tx", "\rline"],
+        ["-2", "plain, with comma"],
+        [null, true],
+        [false, Number.NaN],
+        ["multi\nline", 'say "hi"']
+      ]
+    );
+    expect(rows(text)).toEqual([
+      ["a", "b"],
+      ['\'=HYPERLINK("http://x")', "-3"],
+      ["'+1", "'@SUM(A1)"],
+      ["'\tx", "'\rline"],
+      ["'-2", "plain, with comma"],
+      ["", "true"],
+      ["false", ""],
+      ["multi\nline", 'say "hi"']
+    ]);
+    expect(text).toContain('"multi\nline","say ""hi"""\r\n');
+    expect(text.endsWith("\r\n")).toBe(true);
+    // the redactor sees every text cell before escaping, never a number
+    const seen: string[] = [];
+    toCsv(["h"], [["x"], [5]], (s) => (seen.push(s), s.toUpperCase()));
+    expect(seen).toEqual(["h", "x"]);
+  });
+});
+
+describe("metricsCsv and requestsCsv", async () => {
+  const {report} = await readAndAnalyze(fsBundle(BUNDLE), {keepRows: true});
+  it("one row per point and metric; summaries and run metrics in their columns; withheld values empty with the reason", () => {
+    const t = rows(metricsCsv(report));
+    const h = t[0]!;
+    const n = report.load_points.reduce((s, p) => s + Object.keys(p.metrics).length, 0);
+    expect(t).toHaveLength(n + 1);
+    const col = (r: string[], k: string) => r[h.indexOf(k)]!;
+    const p = report.load_points[1]!;
+    const ttft = p.metrics.ttft_ms as {n: number; mean: number; p50: number; p90: number};
+    const row = t.find((r) => col(r, "point") === p.id && col(r, "metric") === "ttft_ms")!;
+    expect([col(row, "mode"), col(row, "target"), col(row, "n"), col(row, "verdict"), col(row, "unit")]).toEqual([
+      "concurrency",
+      "2",
+      "40",
+      "VALID",
+      "ms"
+    ]);
+    expect(Number(col(row, "n_values"))).toBe(ttft.n);
+    expect(Number(col(row, "mean"))).toBe(ttft.mean);
+    expect(Number(col(row, "p90"))).toBe(ttft.p90);
+    expect(col(row, "p99")).toBe("");
+    expect(col(row, "note")).toMatch(/^p99: .+/);
+    expect(col(row, "value")).toBe("");
+    const rps = t.find((r) => col(r, "point") === p.id && col(r, "metric") === "request_throughput_rps")!;
+    expect(Number(col(rps, "value"))).toBe((p.metrics.request_throughput_rps as {value: number}).value);
+    expect(col(rps, "mean")).toBe("");
+    expect(col(rps, "unit")).toBe("req/s");
+  });
+  it("requests: one row per record with the bundle first; needs the report's rows", async () => {
+    const t = rows(requestsCsv(report));
+    expect(t[0]).toEqual([
+      "bundle",
+      "id",
+      "point",
+      "repeat",
+      "phase",
+      "outcome",
+      "tSchedMs",
+      "tDispMs",
+      "tTok1Ms",
+      "tTokNMs",
+      "tEndMs",
+      "ttftMs",
+      "e2eMs",
+      "itlMs",
+      "out",
+      "tokenEvents",
+      "good",
+      "error"
+    ]);
+    expect(t).toHaveLength(report.rows!.length + 1);
+    const first = report.rows![0]!;
+    expect(t[1]!.slice(0, 3)).toEqual([report.bundle, first.id, first.point]);
+    expect(Number(t[1]![t[0]!.indexOf("ttftMs")])).toBe(first.ttftMs);
+    const bare = (await readAndAnalyze(fsBundle(BUNDLE))).report;
+    expect(() => requestsCsv(bare)).toThrow(/keepRows/);
+  });
+});
+
+describe("llmdReports", async () => {
+  const {report, manifest} = await readAndAnalyze(fsBundle(BUNDLE));
+  const docs = llmdReports(report, {version: "9.9.9", manifest});
+  type Doc = {
+    version: string;
+    run: {uid: string; eid: string; time: Record<string, string>; keywords: string[]};
+    scenario: {load: {standardized: Record<string, unknown>}; stack?: unknown};
+    results: {request_performance: {aggregate: Record<string, Record<string, Record<string, unknown> | number>>}};
+  };
+  it("one v0.2.1 document per point, its statistics ours, a withheld percentile left out", () => {
+    expect(docs.map((d) => d.point)).toEqual(report.load_points.map((p) => p.id));
+    const d = docs[2]!.doc as unknown as Doc;
+    const p = report.load_points[2]!;
+    expect(d.version).toBe("0.2.1");
+    expect(d.run.uid).toBe(`${report.bundle}/${p.id}`);
+    expect(d.run.eid).toBe(report.bundle);
+    expect(d.run.keywords).toEqual(["inferscope", p.verdict]);
+    expect(d.run.time.duration).toBe(`PT${(p.metrics.window_s as {value: number}).value}S`);
+    const agg = d.results.request_performance.aggregate;
+    expect(agg.requests!.total).toBe(p.n);
+    expect(agg.requests!.failures).toBe(p.n - p.n_success);
+    const e2e = p.metrics.e2e_ms as {mean: number; std: number; min: number; max: number; p50: number; p95: number};
+    expect(agg.latency!.request_latency).toEqual({
+      units: "ms",
+      mean: e2e.mean,
+      stddev: e2e.std,
+      min: e2e.min,
+      p50: e2e.p50,
+      p90: (p.metrics.e2e_ms as {p90: number}).p90,
+      p95: e2e.p95,
+      max: e2e.max
+    });
+    // llama.cpp reports no per-chunk token counts: no token gaps, so the chunk gaps (one token each here)
+    expect((p.metrics.itl_token_ms as {n: number}).n).toBe(0);
+    expect(agg.latency!.inter_token_latency).toMatchObject({
+      units: "ms/token",
+      mean: (p.metrics.inter_chunk_ms as {mean: number}).mean
+    });
+    expect((agg.latency!.time_per_output_token as Record<string, unknown>).mean).toBe(
+      (p.metrics.tpot_ms as {mean: number}).mean
+    );
+    expect(agg.throughput!.request_rate).toEqual({
+      units: "queries/s",
+      mean: (p.metrics.request_throughput_rps as {value: number}).value
+    });
+    expect(agg.throughput!.output_token_rate).toEqual({
+      units: "tokens/s",
+      mean: (p.metrics.output_throughput_tok_s as {value: number}).value
+    });
+    expect(d.scenario.load.standardized).toMatchObject({
+      tool: "inferscope",
+      tool_version: "9.9.9",
+      concurrency: 4,
+      stage: 2,
+      source: "random"
+    });
+    // the VM had no GPU: no engine stack is claimed
+    expect(d.scenario.stack).toBeUndefined();
+    const poisson = docs[3]!.doc as unknown as Doc;
+    expect(poisson.scenario.load.standardized.rate_qps).toBe(1);
+    expect("concurrency" in poisson.scenario.load.standardized).toBe(false);
+  });
+  it("a bundle that records one GPU model gets an inference-engine stack with its count", () => {
+    const gpu = structuredClone(manifest) as Manifest;
+    const dev = {
+      index: 0,
+      name: "NVIDIA H100 80GB HBM3",
+      uuid: null,
+      memoryTotalMiB: null,
+      powerLimitW: null,
+      computeCapability: null
+    };
+    gpu.environment.gpu.devices = [dev, {...dev, index: 1}];
+    const d = llmdReports(report, {version: "1", manifest: gpu})[0]!.doc as unknown as {
+      scenario: {stack: {standardized: Record<string, unknown>}[]};
+    };
+    expect(d.scenario.stack[0]!.standardized).toMatchObject({
+      kind: "inference_engine",
+      role: "replica",
+      replicas: 1,
+      model: {name: report.meta.model},
+      accelerator: {model: "NVIDIA H100 80GB HBM3", count: 2}
+    });
+    // two different models: no single accelerator to name
+    gpu.environment.gpu.devices[1]!.name = "NVIDIA A100";
+    const mixed = llmdReports(report, {version: "1", manifest: gpu})[0]!.doc as {scenario: Record<string, unknown>};
+    expect(mixed.scenario.stack).toBeUndefined();
+  });
+});
