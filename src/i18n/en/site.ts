@@ -23,6 +23,7 @@ export const enSite = {
   workload: "Workload",
   workloadKey: "Workload fingerprint",
   labels: "Labels",
+  factsDeclared: "Declared by the importer, not measured",
   slo: "SLO (goodput)",
   provenance: "Provenance",
   noBundles: "No bundles in evidence/ yet.",

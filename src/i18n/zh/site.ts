@@ -25,6 +25,7 @@ export const zhSite: Record<keyof typeof enSite, string> = {
   workload: "负载内容",
   workloadKey: "负载指纹",
   labels: "标签",
+  factsDeclared: "由导入者声明（非测量值）",
   slo: "SLO（有效吞吐）",
   provenance: "来源",
   noBundles: "evidence/ 中还没有证据包。",
