@@ -14,8 +14,8 @@ export const FORMULA_START = /^[=+\-@\t\r]/;
 function cell(v: Cell): string {
   if (v === null) return "";
   if (typeof v === "number") return Number.isFinite(v) ? String(v) : "";
-  if (typeof v === "boolean") return v ? "true" : "false";
-  const text = FORMULA_START.test(v) ? `'${v}` : v;
+  const raw = String(v);
+  const text = FORMULA_START.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

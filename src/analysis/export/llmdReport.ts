@@ -54,6 +54,8 @@ function rate(m: unknown, units: string): Record<string, unknown> | null {
 const compact = (o: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
+const nonEmpty = (o: Record<string, unknown>): Record<string, unknown> | null => (Object.keys(o).length ? o : null);
+
 /** The engine with the accelerators the bundle records (measured devices), or null when unknown. */
 function stackOf(report: Report, manifest: Manifest | null): Record<string, unknown>[] | null {
   const devices = manifest?.environment.gpu.devices ?? [];
@@ -118,7 +120,7 @@ export function llmdReports(report: Report, ctx: ExportContext): {point: string;
         description: `InferScope bundle ${report.bundle}, load point ${p.id}: verdict ${p.verdict} (analyzer ${report.analyzer_version})`,
         keywords: ["inferscope", p.verdict]
       }),
-      scenario: compact({stack, load: loadOf(report, p, stage, ctx.version)}),
+      scenario: nonEmpty(compact({stack, load: loadOf(report, p, stage, ctx.version)})),
       results: {
         request_performance: {
           aggregate: {

@@ -8,6 +8,7 @@ import {
   toCsv,
   type Manifest
 } from "../../../src/analysis/index.ts";
+import type {Report} from "../../../src/analysis/report/types.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
 
 /** A shipped llama.cpp bundle: concurrency 1, 2, 4 and Poisson 1 req/s, 40 measured requests each, VALID. */
@@ -222,5 +223,109 @@ describe("llmdReports", async () => {
     gpu.environment.gpu.devices[1]!.name = "NVIDIA A100";
     const mixed = llmdReports(report, {version: "1", manifest: gpu})[0]!.doc as {scenario: Record<string, unknown>};
     expect(mixed.scenario.stack).toBeUndefined();
+  });
+});
+
+describe("exporters on hand-edited reports (every branch)", async () => {
+  const {report, manifest} = await readAndAnalyze(fsBundle(BUNDLE));
+  type Metrics = Report["load_points"][number]["metrics"];
+  /** The bundle's report with its first point's metrics and meta replaced. */
+  const edited = (metrics: (m: Metrics) => Metrics, meta: Partial<Report["meta"]> = {}): Report => {
+    const r = structuredClone(report);
+    r.load_points = [{...r.load_points[0]!, metrics: metrics(r.load_points[0]!.metrics)}];
+    r.meta = {...r.meta, ...meta};
+    return r;
+  };
+
+  it("CSV: plain cells unquoted; notes joined from withheld percentiles, a summary's note, a run metric's reason and note", () => {
+    expect(toCsv(["a", "b"], [["plain", true]])).toBe("a,b\r\nplain,true\r\n");
+    const r = edited((m) => ({
+      ttft_ms: {...(m.ttft_ms as object), withheld: {p99: "n < 100"}, note: "from the schedule"} as Metrics[string],
+      success_rate_pct: {value: null, reason: "no requests", note: "see G3"},
+      window_s: {value: 12}
+    }));
+    const t = rows(metricsCsv(r));
+    const h = t[0]!;
+    const note = (metric: string) => t.find((x) => x[h.indexOf("metric")] === metric)![h.indexOf("note")];
+    expect(note("ttft_ms")).toBe("p99: n < 100; from the schedule");
+    expect(note("success_rate_pct")).toBe("no requests; see G3");
+    expect(note("window_s")).toBe("");
+    expect(t.find((x) => x[h.indexOf("metric")] === "window_s")![h.indexOf("value")]).toBe("12");
+  });
+
+  it("llm-d: missing or unknown metrics are left out, a missing window gives no duration, no manifest no stack", () => {
+    const r = edited(
+      (m) => ({
+        ttft_ms: m.ttft_ms!,
+        request_throughput_rps: {value: null, reason: "none"},
+        output_throughput_tok_s: m.output_throughput_tok_s!
+      }),
+      {workloadKey: "chat in=256 out=? custom-prompt", workload: {...report.meta.workload, max_tokens: null}}
+    );
+    const [d] = llmdReports(r, {version: "1", manifest: null});
+    const doc = d!.doc as {
+      run: {time: Record<string, unknown>; description: string};
+      scenario: Record<string, {standardized: Record<string, unknown>; metadata: Record<string, unknown>}>;
+      results: {request_performance: {aggregate: Record<string, Record<string, unknown>>}};
+    };
+    const agg = doc.results.request_performance.aggregate;
+    expect(Object.keys(agg.latency!)).toEqual(["time_to_first_token"]);
+    expect(Object.keys(agg.throughput!)).toEqual(["output_token_rate"]);
+    expect(Object.keys(agg.requests!)).toEqual(["total", "failures"]);
+    expect("duration" in doc.run.time).toBe(false);
+    expect(doc.run.description).toBe(
+      `InferScope bundle ${report.bundle}, load point concurrency-1: verdict ${report.load_points[0]!.verdict} (analyzer ${report.analyzer_version})`
+    );
+    expect(Object.keys(doc.scenario)).toEqual(["load"]);
+    expect(doc.scenario.load!.metadata).toEqual({schema_version: "0.0.1", cfg_id: `${report.bundle}/concurrency-1`});
+    expect(doc.scenario.load!.standardized.source).toBe("unknown");
+    expect("output_seq_len" in doc.scenario.load!.standardized).toBe(false);
+    // without a configured prompt length there is no load section at all
+    const noLoad = llmdReports(
+      edited((m) => m, {workload: {...report.meta.workload, prompt_tokens: null}}),
+      {version: "1", manifest: null}
+    );
+    expect("scenario" in noLoad[0]!.doc).toBe(false);
+  });
+
+  it("llm-d: the engine stack names unknown engines as such, with upstream's parallelism defaults", () => {
+    const gpu = structuredClone(manifest) as Manifest;
+    gpu.environment.gpu.devices = [
+      {index: 0, name: "L4", uuid: null, memoryTotalMiB: null, powerLimitW: null, computeCapability: null}
+    ];
+    gpu.environment.server.engineVersion = "b4321";
+    const [d] = llmdReports(
+      edited((m) => m, {engine: null}),
+      {version: "1", manifest: gpu}
+    );
+    const stack = (d!.doc as {scenario: {stack: Record<string, Record<string, unknown>>[]}}).scenario.stack[0]!;
+    expect(stack.metadata).toEqual({schema_version: "0.0.1", label: "engine", cfg_id: report.bundle});
+    expect(stack.native).toEqual({});
+    expect(stack.standardized).toMatchObject({
+      tool: "unknown",
+      tool_version: "b4321",
+      accelerator: {model: "L4", count: 1, parallelism: {tp: 1, dp: 1, dp_local: 1, workers: 1, ep: 1, pp: 1}}
+    });
+    const tpot = (d!.doc as {results: {request_performance: {aggregate: {latency: Record<string, {units: string}>}}}})
+      .results.request_performance.aggregate.latency;
+    expect(tpot.time_per_output_token!.units).toBe("ms/token");
+    gpu.environment.server.engineVersion = null;
+    const [e] = llmdReports(
+      edited((m) => m, {engine: null}),
+      {version: "1", manifest: gpu}
+    );
+    expect(
+      (e!.doc as {scenario: {stack: {standardized: {tool_version: string}}[]}}).scenario.stack[0]!.standardized
+        .tool_version
+    ).toBe("");
+  });
+
+  it("llm-d: a document the schema rejects is an error naming the path, never written", () => {
+    const r = structuredClone(report);
+    // more successes than requests (an inconsistent report) would write failures = −1; the schema's minimum is 0
+    r.load_points = [{...r.load_points[0]!, n_success: r.load_points[0]!.n + 1}];
+    expect(() => llmdReports(r, {version: "1", manifest: null})).toThrow(
+      /^llm-d export is invalid: \$\.results\.request_performance\.aggregate\.requests\.failures: /
+    );
   });
 });
