@@ -3,10 +3,12 @@
  * tools read. Recomputed from the bundle like every view; every text goes through the redactor of the
  * secrets this process knows (secret-named environment values), as every other artifact does.
  */
-import {mkdirSync, readFileSync, statSync} from "node:fs";
+import {mkdirSync, statSync} from "node:fs";
 import {join} from "node:path";
 
 import type {Command} from "commander";
+
+import pkg from "../../package.json" with {type: "json"};
 
 import {llmdReports, metricsCsv, readAndAnalyze, requestsCsv} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
@@ -21,11 +23,6 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export interface ExportOptions {
   format: string;
   out?: string;
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {version: string};
-  return pkg.version;
 }
 
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_");
@@ -53,7 +50,7 @@ export async function exportCommand(dir: string, o: ExportOptions, io: Io, env =
   if (o.format === "csv")
     files.push(["requests.csv", requestsCsv(report, redact)], ["metrics.csv", metricsCsv(report, redact)]);
   else {
-    const docs = llmdReports(report, {version: packageVersion(), manifest}).map((d) => ({
+    const docs = llmdReports(report, {version: pkg.version, manifest}).map((d) => ({
       ...d,
       doc: redact.value(d.doc)
     }));

@@ -1,5 +1,5 @@
 import {validateLlmdReport} from "../peers/index.ts";
-import type {Report} from "../report/types.ts";
+import {isSummary, type MetricValue, type Report} from "../report/types.ts";
 import type {Manifest} from "../schema/manifest.ts";
 
 /**
@@ -14,22 +14,9 @@ export interface ExportContext {
   manifest: Manifest | null;
 }
 
-type Summary = {
-  mean: number | null;
-  std: number | null;
-  min: number | null;
-  max: number | null;
-  p50: number | null;
-  p90: number | null;
-  p95: number | null;
-  p99: number | null;
-};
-
-const isSummary = (m: unknown): m is Summary => typeof m === "object" && m !== null && "n" in m;
-
 /** An llm-d Statistics block from one of our summaries, in `units`; null when it has no mean. */
-function stat(m: unknown, units: string): Record<string, unknown> | null {
-  if (!isSummary(m) || m.mean === null) return null;
+function stat(m: MetricValue | undefined, units: string): Record<string, unknown> | null {
+  if (!m || !isSummary(m) || m.mean === null) return null;
   const out: Record<string, unknown> = {units, mean: m.mean};
   const keys = [
     ["std", "stddev"],
@@ -45,10 +32,9 @@ function stat(m: unknown, units: string): Record<string, unknown> | null {
 }
 
 /** A run metric (a rate) as a Statistics block with only its mean, as upstream's converters write rates. */
-function rate(m: unknown, units: string): Record<string, unknown> | null {
-  if (typeof m !== "object" || m === null || !("value" in m)) return null;
-  const v = (m as {value: number | null}).value;
-  return v === null ? null : {units, mean: v};
+function rate(m: MetricValue | undefined, units: string): Record<string, unknown> | null {
+  if (!m || isSummary(m) || m.value === null) return null;
+  return {units, mean: m.value};
 }
 
 const compact = (o: Record<string, unknown>): Record<string, unknown> =>

@@ -10,38 +10,10 @@ import {
 } from "../../../src/analysis/index.ts";
 import type {Report} from "../../../src/analysis/report/types.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
+import {parseCsv as rows} from "../../support/csv.ts";
 
 /** A shipped llama.cpp bundle: concurrency 1, 2, 4 and Poisson 1 req/s, 40 measured requests each, VALID. */
 const BUNDLE = "evidence/20261201-vm-random-small-llamacpp-small-p4-810a07";
-
-/** RFC 4180 rows. */
-function rows(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      out.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return out;
-}
 
 describe("toCsv", () => {
   it("escapes formula starts in text cells only, quotes per RFC 4180, writes unknown as an empty cell", () => {

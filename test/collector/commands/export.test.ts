@@ -8,8 +8,8 @@ import {exportCommand} from "../../../collector/commands/export.ts";
 import type {Io} from "../../../collector/commands/io.ts";
 import {EXIT, type CliError} from "../../../collector/cliError.ts";
 import {analyzeBundle, importPeer} from "../../../src/analysis/index.ts";
-import {toCsv} from "../../../src/analysis/export/csv.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
+import {parseCsv} from "../../support/csv.ts";
 import {memoryLogger} from "../helpers.ts";
 
 /** A shipped llama.cpp bundle (4 load points — concurrency 1, 2, 4 and Poisson 1 req/s — of 40 requests, VALID). */
@@ -20,35 +20,6 @@ afterAll(() => rmSync(root, {recursive: true, force: true}));
 function io(): {io: Io; lines: string[]} {
   const lines: string[] = [];
   return {io: {out: (l) => void lines.push(l), err: memoryLogger()}, lines};
-}
-
-/** RFC 4180 rows (quoted cells with commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return rows;
 }
 
 describe("inferscope export", () => {
@@ -138,29 +109,5 @@ describe("inferscope export", () => {
       /not a bundle folder/
     );
     expect((await fail(exportCommand(BUNDLE, {format: "csv"}, io().io, {})))?.message).toMatch(/give --out/);
-  });
-});
-
-describe("toCsv", () => {
-  it("escapes formula starts in text cells (not numbers), quotes per RFC 4180", () => {
-    const text = toCsv(
-      ["a", "b"],
-      [
-        ['=HYPERLINK("http://x")', -3],
-        ["+1", "@SUM(A1)"],
-        ["\tx", "\rline"],
-        ["-2", "plain, with comma"],
-        [null, true]
-      ]
-    );
-    expect(parseCsv(text)).toEqual([
-      ["a", "b"],
-      ['\'=HYPERLINK("http://x")', "-3"],
-      ["'+1", "'@SUM(A1)"],
-      ["'\tx", "'\rline"],
-      ["'-2", "plain, with comma"],
-      ["", "true"]
-    ]);
-    expect(text.endsWith("\r\n")).toBe(true);
   });
 });

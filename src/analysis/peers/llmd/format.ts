@@ -20,25 +20,22 @@ export function detectLlmd(docs: readonly Doc[]): Claim | null {
 export const LLMD_EXPECTED =
   "llm-d Benchmark Report v0.2/v0.2.1: YAML or JSON with version, run {uid}, results {request_performance {aggregate {requests, latency, throughput}}}";
 
-/** One statistic block: `{units, mean, mode?, stddev?, min?, p0p1…p99p9?, max?}`. */
-export type LlmdStat = Record<string, unknown> & {units: string; mean: number};
-
-/** Statistic keys in the order upstream lists them, with the percentile each names. */
-export const STAT_KEYS: readonly {key: string; p?: number}[] = [
-  {key: "mean"},
-  {key: "mode"},
-  {key: "stddev"},
-  {key: "min"},
-  {key: "p0p1", p: 0.1},
-  {key: "p1", p: 1},
-  {key: "p5", p: 5},
-  {key: "p10", p: 10},
-  {key: "p25", p: 25},
-  {key: "p50", p: 50},
-  {key: "p75", p: 75},
-  {key: "p90", p: 90},
-  {key: "p95", p: 95},
-  {key: "p99", p: 99},
-  {key: "p99p9", p: 99.9},
-  {key: "max"}
-];
+/** The keys of an llm-d Statistics block, in the order upstream lists them (p0p1 = 0.1th, p99p9 = 99.9th). */
+export const STAT_KEYS = [
+  "mean",
+  "mode",
+  "stddev",
+  "min",
+  "p0p1",
+  "p1",
+  "p5",
+  "p10",
+  "p25",
+  "p50",
+  "p75",
+  "p90",
+  "p95",
+  "p99",
+  "p99p9",
+  "max"
+] as const;

@@ -42,7 +42,8 @@ function pointOf(load: Record<string, unknown>): LoadPoint {
 function isoOf(t: unknown): string | null {
   const s = str(t);
   if (s === null) return null;
-  return /(Z|[+-]\d{2}:?\d{2})$/.test(s) ? (isoFromLocal(s) ?? s) : isoFromLocal(s);
+  // a time with a zone that isoFromLocal cannot normalise is kept as written; one without stays unknown
+  return isoFromLocal(s) ?? (/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? s : null);
 }
 
 /**

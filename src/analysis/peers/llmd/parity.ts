@@ -45,7 +45,7 @@ export function compareLlmd(input: ComparisonInput): SourceComparisonRow[] {
     if (!isObject(g)) continue;
     for (const [name, stat] of Object.entries(g)) {
       if (!isObject(stat) || typeof stat.units !== "string") continue;
-      for (const {key} of STAT_KEYS) {
+      for (const key of STAT_KEYS) {
         const v = stat[key];
         if (typeof v !== "number") continue;
         rows.push(

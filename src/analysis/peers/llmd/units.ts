@@ -25,6 +25,3 @@ export const UNIT_RULES: Readonly<Record<string, readonly string[]>> = {
   "throughput.video_rate": ["images/s", "videos/s", "audios/s"],
   "throughput.audio_rate": ["images/s", "videos/s", "audios/s"]
 };
-
-/** Milliseconds per unit of the time units a report uses (per token or not). */
-export const MS_PER_UNIT: Readonly<Record<string, number>> = {ms: 1, s: 1000, "ms/token": 1, "s/token": 1000};
