@@ -18,10 +18,12 @@ const collectorFloors = [
     "collector/writer",
     "collector/bundle",
     "collector/config",
-    "collector/fake"
+    "collector/fake",
+    "collector/launch"
   ],
   ["collector/cases"],
   ["collector/run"],
+  ["collector/experiment"],
   ["collector/commands"],
   ["collector/cli.ts"]
 ];
@@ -33,7 +35,7 @@ const floorZones = collectorFloors.slice(0, -1).map((floor, i) => ({
     .slice(i + 1)
     .flat()
     .map((p) => `./${p}`),
-  message: `collector floors run one way (effects < http < request, load < telemetry, env, writer, bundle, config, fake < cases < run < commands < cli): ${floorName(floor)} may not import a floor above it.`
+  message: `collector floors run one way (effects < http < request, load < telemetry, env, writer, bundle, config, fake, launch < cases < run < experiment < commands < cli): ${floorName(floor)} may not import a floor above it.`
 }));
 
 /** Globals that bring I/O or a wall clock into code that must stay pure. */

@@ -28,7 +28,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/report.ts"),
   () => import("./commands/score.ts"),
   () => import("./commands/sign.ts"),
-  () => import("./commands/export.ts")
+  () => import("./commands/export.ts"),
+  () => import("./commands/experiment.ts")
 ];
 
 export const EXIT_HELP = `
@@ -39,6 +40,7 @@ Exit codes:
   4    finished but a verdict is not VALID — INVALID or INCONCLUSIVE (collect, gate) — or the bundle is
        not intact (verify); every command's codes: docs/exit-codes.md
   5    evidence could not be written (disk full, I/O error, unwritable folder)
+  6    experiment: some variants failed to start or to collect (the others ran)
   130  interrupted (Ctrl-C / SIGTERM); the bundle is sealed as interrupted
   1    internal error (a bug: please report it)`;
 

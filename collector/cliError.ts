@@ -14,6 +14,8 @@ export const EXIT = {
   notValid: 4,
   /** evidence could not be written (disk full, I/O error, unwritable folder) */
   writeFailed: 5,
+  /** experiment: some variants failed to start or to collect (the others ran; the record says which) */
+  variantsFailed: 6,
   /** interrupted by Ctrl-C / SIGTERM */
   interrupted: 130
 } as const;

@@ -28,6 +28,11 @@ export interface CollectOptions {
   gsm8kSource?: Gsm8kSource;
   /** How sockets are made (tests inject connect delays); default node's own. */
   createConnection?: CreateConnection;
+  /**
+   * Text files added to the bundle just before it is sealed (role attachment, redacted), e.g. the log of
+   * the server an experiment launched.
+   */
+  attachments?: () => Promise<{name: string; text: string}[]>;
 }
 
 export interface CollectOutcome {

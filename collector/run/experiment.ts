@@ -1,7 +1,7 @@
 import {join} from "node:path";
 
 import {loadBlocks} from "../../src/analysis/schema/config.ts";
-import {FILE_NAMES, type Manifest, type RequestRecord} from "../../src/analysis/schema/index.ts";
+import {FILE_NAMES, ROLE_BY_NAME, type Manifest, type RequestRecord} from "../../src/analysis/schema/index.ts";
 import {finishBundle, DRAFT_FILE} from "../bundle/finish.ts";
 import {releaseLock, takeLock} from "../bundle/lock.ts";
 import {isoOf} from "../bundle/manifest.ts";
@@ -210,6 +210,7 @@ async function sealRun(
     writer.note(c.rel(), stopped.kind === "interrupt" ? "interrupt" : "write_error", {reason: stopped.reason});
   writer.note(c.rel(), "run_end", {wall: isoOf(endWall)});
   await writer.close();
+  const attached = await attachFiles(c, dir);
 
   const failure = writer.failure;
   const status: BundleStatus = failure ? "partial" : stopped?.kind === "interrupt" ? "interrupted" : "complete";
@@ -222,7 +223,12 @@ async function sealRun(
     fx,
     dir,
     draft: {...o.draft, status, statusReason, finishedAt: isoOf(endWall), clockAnchors: anchors},
-    files: [FILE_NAMES.config, ...BUNDLE_JSONL.map((r) => FILE_NAMES[r]), ...(o.quality ? [FILE_NAMES.quality] : [])],
+    files: [
+      FILE_NAMES.config,
+      ...BUNDLE_JSONL.map((r) => FILE_NAMES[r]),
+      ...(o.quality ? [FILE_NAMES.quality] : []),
+      ...attached
+    ],
     repairTails: failure !== null,
     origin: c.origin
   });
@@ -235,6 +241,22 @@ async function sealRun(
     writeFailure: failure ? statusReason : manifest.error,
     interrupted: stopped?.kind === "interrupt"
   };
+}
+
+/** Writes the run's attachments (redacted) into the bundle; a failure is noted in the log, never fatal. */
+async function attachFiles(c: RunContext, dir: string): Promise<string[]> {
+  if (c.attachments === undefined) return [];
+  const names: string[] = [];
+  try {
+    for (const a of await c.attachments()) {
+      if (!/^[a-z0-9][a-z0-9._-]*$/.test(a.name) || ROLE_BY_NAME.has(a.name)) continue;
+      await c.fx.files.writeAtomic(join(dir, a.name), c.redact(a.text));
+      names.push(a.name);
+    }
+  } catch (e) {
+    c.fx.log.warn(`attachment not written: ${(e as Error).message}`);
+  }
+  return names;
 }
 
 /** What the case runner needs from this run: transport, clock, redaction, writers, stop switch. */

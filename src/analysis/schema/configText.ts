@@ -21,15 +21,16 @@ export function formatProblem(p: ConfigProblem): string {
 /** Line and column of a key path in the text (for checks the schema cannot make, e.g. a URL's scheme). */
 export type Locate = (path: readonly (string | number)[]) => {line: number | null; column: number | null};
 
-export interface ParsedConfigText {
-  /** The validated config with every default filled in, or null when there are problems. */
-  config: RunConfig | null;
+export interface ParsedSpecText<T> {
+  /** The validated value with every default filled in, or null when there are problems. */
+  config: T | null;
   /** Every problem, sorted by line; whether from the YAML or the schema, each says where it is. */
   problems: ConfigProblem[];
   /** "yaml" when the text did not parse as YAML, "schema" when it parsed but did not validate. */
   stage: "yaml" | "schema" | null;
   locate: Locate;
 }
+export type ParsedConfigText = ParsedSpecText<RunConfig>;
 
 type Key = string | number;
 
@@ -64,7 +65,8 @@ type Issue = z.core.$ZodIssue;
 
 /**
  * Replaces a union failure by the issues of the branch the input was meant for: branches whose only
- * complaint is a type mismatch at the union itself (object vs list) are dropped.
+ * complaint is a type mismatch at the union itself (object vs list) are dropped, and a branch that took
+ * the input's `mode` is preferred.
  */
 function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[]): Issue[] {
   const out: Issue[] = [];
@@ -72,7 +74,9 @@ function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[])
     const path = [...prefix, ...i.path];
     if (i.code === "invalid_union" && i.errors.length > 0) {
       const branches = i.errors.filter((b) => !b.every((x) => x.code === "invalid_type" && x.path.length === 0));
-      const chosen = branches.length > 0 ? branches[0]! : i.errors[0]!;
+      // a branch that accepted the block's `mode` (load points vs a search) is the one the input meant
+      const modeOk = branches.filter((b) => !b.some((x) => x.path.length === 1 && x.path[0] === "mode"));
+      const chosen = modeOk.length > 0 ? modeOk[0]! : branches.length > 0 ? branches[0]! : i.errors[0]!;
       for (const u of flattenUnions(chosen, path)) out.push(u);
     } else out.push({...i, path} as Issue);
   }
@@ -88,6 +92,19 @@ const MAX_ALIAS_COUNT = 1000;
  * throws, whatever the text.
  */
 export function parseConfigText(text: string, file: string): ParsedConfigText {
+  return parseSpecText(text, file, RunConfigSpec, "expected a mapping with target and load");
+}
+
+/**
+ * Any YAML file validated by a zod schema (the run config, an experiment plan): the value, or every problem
+ * with file:line:column and the key path. Never throws, whatever the text.
+ */
+export function parseSpecText<S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+  expected: string
+): ParsedSpecText<z.output<S>> {
   const lc = new LineCounter();
   const doc = parseDocument(text, {lineCounter: lc, uniqueKeys: true, prettyErrors: false});
   const pos = (offset: number | undefined) => {
@@ -96,7 +113,7 @@ export function parseConfigText(text: string, file: string): ParsedConfigText {
     return {line: p.line, column: p.col};
   };
   const locate: Locate = (path) => pos(nodeAt(doc, path)?.range?.[0]);
-  const fail = (stage: "yaml" | "schema", problems: ConfigProblem[]): ParsedConfigText => ({
+  const fail = (stage: "yaml" | "schema", problems: ConfigProblem[]): ParsedSpecText<z.output<S>> => ({
     config: null,
     problems,
     stage,
@@ -121,8 +138,8 @@ export function parseConfigText(text: string, file: string): ParsedConfigText {
     return fail("yaml", [{file, line: null, column: null, path: "", message}]);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
-    return fail("schema", [{file, line: 1, column: 1, path: "", message: "expected a mapping with target and load"}]);
-  const parsed = RunConfigSpec.safeParse(value);
+    return fail("schema", [{file, line: 1, column: 1, path: "", message: expected}]);
+  const parsed = schema.safeParse(value);
   if (!parsed.success) return fail("schema", zodProblems(parsed.error, doc, file, pos));
   return {config: parsed.data, problems: [], stage: null, locate};
 }

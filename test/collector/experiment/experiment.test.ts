@@ -1,0 +1,194 @@
+import {readFileSync} from "node:fs";
+import {join} from "node:path";
+
+import {afterEach, describe, expect, it} from "vitest";
+
+import {spawnCli, tempDir, waitFor} from "../helpers.ts";
+import {alive, fakeLauncher, livePid, readRecord, runConfig, teardownPids, writePlan} from "./support.ts";
+
+const dirs: {cleanup(): void}[] = [];
+const started: number[] = [];
+afterEach(() => {
+  // a failed test must not leave a server behind: only the groups this test saw started are signalled
+  for (const pid of started.splice(0))
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  for (const d of dirs.splice(0)) d.cleanup();
+});
+const temp = () => {
+  const t = tempDir("inferscope-exp-");
+  dirs.push(t);
+  return t.dir;
+};
+
+describe("inferscope experiment (process launcher, fake server)", () => {
+  it("runs a grid of two variants and a variant that fails to start; records each; exit 6", async () => {
+    const dir = temp();
+    const plan = writePlan(dir, {
+      name: "grid",
+      variants: [
+        {
+          name: "fake",
+          launcher: fakeLauncher(),
+          grid: {speed: {fast: [], slow: ["--scenario", "default"]}},
+          labels: {engine_family: "fake"},
+          health: {timeout_s: 60, interval_ms: 100}
+        },
+        {
+          name: "broken",
+          launcher: {
+            kind: "process",
+            command: [process.execPath, "-e", "console.error('boom: model file missing'); process.exit(3)"]
+          },
+          health: {timeout_s: 30, interval_ms: 100}
+        }
+      ]
+    });
+    const cli = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    const {code} = await cli.exit;
+    expect(code, cli.stderr()).toBe(6);
+    const record = readRecord(dir, "grid")!;
+    expect(record.status).toBe("complete");
+    expect(record.order).toEqual(["fake-speed-fast", "fake-speed-slow", "broken"]);
+    const [fast, slow, broken] = record.variants;
+    expect([fast!.status, slow!.status, broken!.status]).toEqual(["collected", "collected", "start_failed"]);
+    expect(broken!.reason).toMatch(/exited with code 3 before it was ready/);
+    expect(broken!.logTail).toContain("boom: model file missing");
+    // the grid parameter reaches the launch command and the bundle's labels
+    expect(slow!.command!.slice(-2)).toEqual(["--scenario", "default"]);
+    for (const v of [fast!, slow!]) {
+      expect(v.bundles).toHaveLength(1);
+      const manifest = JSON.parse(readFileSync(join(v.bundles[0]!.dir, "manifest.json"), "utf8")) as {
+        labels: Record<string, string>;
+        files: {path: string; role: string}[];
+        environment: {server: {launchArgs: string[] | null}};
+      };
+      expect(manifest.labels).toMatchObject({
+        experiment: "grid",
+        variant: v.name,
+        speed: v.params.speed,
+        engine_family: "fake"
+      });
+      expect(manifest.files.find((f) => f.path === "server.log")?.role).toBe("attachment");
+      expect(manifest.environment.server.launchArgs).toContain("fake-server");
+    }
+    expect(record.group.bundles).toEqual([fast!.bundles[0]!.bundleId, slow!.bundles[0]!.bundleId]);
+    // every server started is gone, by its PID (its process group)
+    const pids = teardownPids(record);
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    const seal = JSON.parse(readFileSync(join(dir, "evidence/experiments/grid/experiment.seal.json"), "utf8")) as {
+      files: {path: string}[];
+    };
+    expect(seal.files.map((f) => f.path)).toEqual([
+      "experiment.json",
+      "logs/broken.log",
+      "logs/fake-speed-fast.log",
+      "logs/fake-speed-slow.log"
+    ]);
+  }, 90_000);
+
+  it("SIGINT mid-collection: the run is sealed interrupted, the server's process group is gone, exit 130", async () => {
+    const dir = temp();
+    const plan = writePlan(
+      dir,
+      {
+        name: "int",
+        variants: [
+          {name: "a", launcher: fakeLauncher(), health: {timeout_s: 60, interval_ms: 100}},
+          {name: "b", launcher: fakeLauncher()}
+        ]
+      },
+      runConfig({mode: "concurrency", values: [1], duration_s: 60, warmup: 0, grace_s: 2})
+    );
+    const cli = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    await waitFor(() => livePid(dir, "int") !== null && /ready in/.test(cli.stderr()), 60_000, "variant a ready");
+    const pid = livePid(dir, "int")!;
+    started.push(pid);
+    await new Promise((r) => setTimeout(r, 1500)); // mid-collection
+    cli.kill("SIGINT");
+    const {code} = await cli.exit;
+    expect(code, cli.stderr()).toBe(130);
+    expect(alive(pid)).toBe(false);
+    const record = readRecord(dir, "int")!;
+    expect(record.status).toBe("interrupted");
+    expect(record.variants.map((v) => v.status)).toEqual(["interrupted", "pending"]);
+    expect(record.variants[0]!.bundles[0]!.status).toBe("interrupted");
+    expect(livePid(dir, "int")).toBeNull();
+  }, 90_000);
+
+  it("SIGINT while waiting for a server that never gets ready: torn down, exit 130", async () => {
+    const dir = temp();
+    const hang = [process.execPath, "-e", "console.log('loading…'); setInterval(() => {}, 1000)"];
+    const plan = writePlan(dir, {
+      name: "wait",
+      variants: [{name: "slow", launcher: {kind: "process", command: hang}, health: {timeout_s: 600, interval_ms: 100}}]
+    });
+    const cli = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    await waitFor(() => livePid(dir, "wait") !== null, 30_000, "the server started");
+    const pid = livePid(dir, "wait")!;
+    started.push(pid);
+    await waitFor(() => /waiting for GET \/health/.test(cli.stderr()), 30_000, "a readiness progress line");
+    cli.kill("SIGINT");
+    const {code} = await cli.exit;
+    expect(code, cli.stderr()).toBe(130);
+    expect(alive(pid)).toBe(false);
+    const v = readRecord(dir, "wait")!.variants[0]!;
+    expect(v.status).toBe("interrupted");
+    expect(v.logTail).toContain("loading…");
+  }, 60_000);
+
+  it("--resume after SIGKILL: tears down the server the killed run left, skips the sealed variant, runs the rest", async () => {
+    const dir = temp();
+    const plan = writePlan(
+      dir,
+      {
+        name: "res",
+        variants: [
+          {name: "a", launcher: fakeLauncher(), health: {timeout_s: 60, interval_ms: 100}},
+          {name: "b", launcher: fakeLauncher(), health: {timeout_s: 60, interval_ms: 100}}
+        ]
+      },
+      runConfig({mode: "concurrency", values: [1], duration_s: 3, warmup: 0})
+    );
+    const first = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    await waitFor(
+      () => readRecord(dir, "res")?.variants[0]?.status === "collected" && livePid(dir, "res") !== null,
+      60_000,
+      "variant b launched"
+    );
+    const orphan = livePid(dir, "res")!;
+    started.push(orphan);
+    first.kill("SIGKILL");
+    await first.exit;
+    expect(alive(orphan)).toBe(true); // SIGKILL cannot clean up: the server outlives the experiment
+    const aBundle = readRecord(dir, "res")!.variants[0]!.bundles[0]!.bundleId;
+
+    const again = spawnCli(["experiment", "--plan", plan, "--resume", "--no-progress"]);
+    const {code} = await again.exit;
+    expect([0, 4], again.stderr()).toContain(code); // 4 only if a busy machine makes a verdict INCONCLUSIVE
+    expect(alive(orphan)).toBe(false);
+    expect(again.stderr()).toContain(`tearing down process group ${orphan} left by an earlier run`);
+    expect(again.stderr()).toContain("variant a: already collected (sealed), skipped");
+    const record = readRecord(dir, "res")!;
+    expect(record.status).toBe("complete");
+    expect(record.resumes).toHaveLength(1);
+    expect(record.variants.map((v) => v.status)).toEqual(["collected", "collected"]);
+    expect(record.variants[0]!.bundles[0]!.bundleId).toBe(aBundle);
+    for (const pid of teardownPids(record)) expect(alive(pid)).toBe(false);
+  }, 120_000);
+
+  it("refuses to overwrite an experiment without --resume, and a bad plan names file:line (exit 2)", async () => {
+    const dir = temp();
+    const plan = writePlan(dir, {
+      name: "bad",
+      variants: [{name: "a", launcher: {kind: "process", command: ["x"]}, colour: 1}]
+    });
+    const cli = spawnCli(["experiment", "--plan", plan]);
+    expect((await cli.exit).code).toBe(2);
+    expect(cli.stderr()).toMatch(/plan\.yaml:\d+:\d+: variants\[0\]\.colour: unknown key "colour"/);
+  }, 30_000);
+});
