@@ -23,3 +23,8 @@ writeFileSync(
   files[`config.v${SCHEMA_VERSION}.schema.json`]!
 );
 console.log("wrote configs/run-config.schema.json");
+writeFileSync(
+  join(import.meta.dirname, "..", "configs", "experiment-plan.schema.json"),
+  files["experiment-plan.v1.schema.json"]!
+);
+console.log("wrote configs/experiment-plan.schema.json");

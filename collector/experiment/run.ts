@@ -67,12 +67,16 @@ async function alreadyDone(o: ExperimentOptions, prev: VariantRecord | undefined
 }
 
 function launch(o: ExperimentOptions, v: Variant): Promise<Launched> {
+  // {env.NAME} reads the collector's environment (a token for the server: redacted wherever it is written)
+  const env = Object.fromEntries(
+    Object.entries(o.fx.env).flatMap(([k, x]) => (x === undefined ? [] : [[`env.${k}`, x] as const]))
+  );
   const req = {
     fx: o.fx,
     variant: v.name,
     launcher: v.spec.launcher,
     extraArgs: v.extraArgs,
-    vars: o.plan.vars,
+    vars: {...env, ...o.plan.vars},
     planDir: o.planDir
   };
   if (v.spec.launcher.kind === "process") return launchProcess(req);

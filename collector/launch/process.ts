@@ -1,4 +1,5 @@
 import {spawn, type ChildProcess} from "node:child_process";
+import {setPriority} from "node:os";
 import {isAbsolute, join} from "node:path";
 
 import {fillTemplate, type LauncherSpec} from "../../src/analysis/schema/experiment.ts";
@@ -113,6 +114,8 @@ export async function launchProcess(req: LaunchRequest): Promise<Launched> {
     throw new Error(exitReason ?? `cannot start ${command[0]}`);
   }
   live.add(pid);
+  // before the server loads its model and starts its worker threads (which inherit the priority)
+  if (spec.niceness !== undefined) setPriority(pid, spec.niceness);
   void exited.then(() => {
     if (!killGroup(pid, 0)) live.delete(pid);
   });

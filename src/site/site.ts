@@ -5,6 +5,7 @@
 import {comparability, comparabilityKey, seedOf, type Comparability, type Report} from "../analysis/index.ts";
 import {t, type UiKey} from "../i18n/index.ts";
 import {loadEvidence, type LoadedBundle} from "../loaders/evidence.ts";
+import {loadExperiments, type LoadedExperiment} from "../loaders/experiments.ts";
 import {loadGroups, type Group} from "../loaders/groups.ts";
 
 /** Pair pages are built inside a comparable set only up to this size (the set page always exists). */
@@ -22,6 +23,8 @@ export interface Site {
   bundles: LoadedBundle[];
   byId: Map<string, LoadedBundle>;
   groups: Group[];
+  /** Experiment records (evidence/experiments/), each with the compare page of its bundles (if ≥ 2 loaded). */
+  experiments: {loaded: LoadedExperiment; comparePage: ComparePage | null}[];
   comparePages: ComparePage[];
   /** The pre-built page comparing exactly these bundles (any order), if there is one. */
   pageFor: (ids: readonly string[]) => ComparePage | null;
@@ -55,6 +58,24 @@ export function loadSite(): Promise<Site> {
       note: g.note,
       bundles: g.bundles
     }));
+    const experiments = loadExperiments().map((loaded) => {
+      const ids = loaded.record.group.bundles.filter((id) => byId.has(id));
+      const page: ComparePage | null =
+        ids.length < 2
+          ? null
+          : {
+              slug: `x-${loaded.record.name}`,
+              kind: "group",
+              title: both("siteExperimentGroupTitle", {name: loaded.record.name}),
+              note:
+                loaded.record.description === null
+                  ? null
+                  : {en: loaded.record.description, zh: loaded.record.description},
+              bundles: ids
+            };
+      if (page !== null) pages.push(page);
+      return {loaded, comparePage: page};
+    });
     const sets = new Map<string, LoadedBundle[]>();
     for (const b of bundles) {
       const key = comparabilityKey(b.report);
@@ -88,6 +109,7 @@ export function loadSite(): Promise<Site> {
       bundles,
       byId,
       groups,
+      experiments,
       comparePages: pages,
       pageFor: (ids) => byMembers.get(memberKey(ids)) ?? null,
       comparabilityOf: (ids) => comparability(ids.map((id) => byId.get(id)!.report))

@@ -36,7 +36,14 @@ export const ProcessLauncher = z
     cwd: z.string().optional().describe("working folder (default: the plan's folder)"),
     env: Env.default({}).describe("extra environment (values of secret-named variables are redacted)"),
     port: z.number().int().min(1).max(65_535).optional().describe("fixed port (default: a free port)"),
-    stop_grace_s: z.number().nonnegative().default(10).describe("SIGTERM, then SIGKILL after this long")
+    stop_grace_s: z.number().nonnegative().default(10).describe("SIGTERM, then SIGKILL after this long"),
+    niceness: z
+      .number()
+      .int()
+      .min(0)
+      .max(19)
+      .optional()
+      .describe("lower the server's CPU priority (nice) so a load generator on the same cores is not starved")
   })
   .describe("a local process started in its own process group; teardown signals the whole group");
 
@@ -175,7 +182,14 @@ export function fillTemplate(text: string, vars: Readonly<Record<string, string>
   return text.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (_, key: string) => {
     const v = vars[key];
     if (v === undefined)
-      throw new Error(`${where}: unknown placeholder {${key}} (known: ${Object.keys(vars).sort().join(", ")})`);
+      throw new Error(
+        key.startsWith("env.")
+          ? `${where}: {${key}}: the environment variable ${key.slice(4)} is not set`
+          : `${where}: unknown placeholder {${key}} (known: ${Object.keys(vars)
+              .filter((k) => !k.startsWith("env."))
+              .sort()
+              .join(", ")})`
+      );
     return v;
   });
 }

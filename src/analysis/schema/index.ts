@@ -5,3 +5,4 @@ export * from "./primitives.ts";
 export * from "./records.ts";
 export * from "./ids.ts";
 export * from "./versions.ts";
+export * from "./experiment.ts";

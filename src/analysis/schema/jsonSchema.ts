@@ -1,6 +1,7 @@
 import {z} from "zod";
 
 import {RunConfigSpec} from "./config.ts";
+import {ExperimentPlanSpec, ExperimentRecord} from "./experiment.ts";
 import {Manifest} from "./manifest.ts";
 import {RECORD_SCHEMAS} from "./records.ts";
 import {SCHEMA_VERSION} from "./versions.ts";
@@ -26,6 +27,24 @@ export function configJsonSchema(): Record<string, unknown> {
     ...z.toJSONSchema(RunConfigSpec, {io: "input", unrepresentable: "any"}),
     $id: `https://inferscope.dev/schema/config.v${SCHEMA_VERSION}.schema.json`,
     title: `InferScope run configuration v${SCHEMA_VERSION}`
+  };
+}
+
+/** JSON Schema of an experiment plan (YAML), for editor completion. */
+export function experimentPlanJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ExperimentPlanSpec, {io: "input", unrepresentable: "any"}),
+    $id: "https://inferscope.dev/schema/experiment-plan.v1.schema.json",
+    title: "InferScope experiment plan v1"
+  };
+}
+
+/** JSON Schema of the sealed experiment record (experiment.json). */
+export function experimentRecordJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ExperimentRecord, {io: "input", unrepresentable: "any"}),
+    $id: "https://inferscope.dev/schema/experiment.v1.schema.json",
+    title: "InferScope experiment record v1"
   };
 }
 

@@ -227,6 +227,7 @@ export const enSite = {
     "No pre-built page for this selection: open the comparable set that contains them, or declare a group in evidence/groups.yaml.",
   layoutOtherHreflang: "zh-CN",
   siteSetTitle: "{workload} ({n} bundles)",
+  siteExperimentGroupTitle: "experiment {name}: its variants side by side",
   sitePairTitle: "{a} vs {b}",
   listSeparator: ", "
 } as const satisfies Record<string, string>;

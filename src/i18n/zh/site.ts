@@ -219,6 +219,7 @@ export const zhSite: Record<keyof typeof enSite, string> = {
   pickerNoPage: "没有为这一组合预先生成页面：请打开包含它们的可比集合页面，或在 evidence/groups.yaml 中声明分组。",
   layoutOtherHreflang: "en",
   siteSetTitle: "{workload}（{n} 个证据包）",
+  siteExperimentGroupTitle: "实验 {name}：各变体并列对比",
   sitePairTitle: "{a} 对比 {b}",
   listSeparator: "、"
 };

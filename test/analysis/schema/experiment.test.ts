@@ -92,3 +92,26 @@ describe("plan parsing", () => {
     expect(at.some((a) => a.startsWith("plan.yaml:8 variants[1].launcher"))).toBe(true);
   });
 });
+
+describe("the shipped example plan", () => {
+  it("parses and expands into the four MTP × batch-size variants it describes", async () => {
+    const {readFileSync} = await import("node:fs");
+    const file = new URL("../../../configs/experiment.example.yaml", import.meta.url);
+    const r = parseSpecText(readFileSync(file, "utf8"), "experiment.example.yaml", ExperimentPlanSpec, "plan");
+    expect(r.problems).toEqual([]);
+    const names = expandVariants(r.config!).map((v) => v.name);
+    expect(names).toEqual([
+      "qwen-max-num-seqs-16-mtp-off",
+      "qwen-max-num-seqs-16-mtp-on",
+      "qwen-max-num-seqs-32-mtp-off",
+      "qwen-max-num-seqs-32-mtp-on"
+    ]);
+  });
+
+  it("{env.NAME} names a missing variable without listing the environment", () => {
+    expect(() => fillTemplate("{env.HF_TOKEN}", {"env.PATH": "/bin", port: "1"}, "launcher.env.HF_TOKEN")).toThrow(
+      "launcher.env.HF_TOKEN: {env.HF_TOKEN}: the environment variable HF_TOKEN is not set"
+    );
+    expect(() => fillTemplate("{nope}", {"env.PATH": "/bin", port: "1"}, "x")).toThrow("(known: port)");
+  });
+});
