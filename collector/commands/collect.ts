@@ -3,6 +3,8 @@ import {resolve} from "node:path";
 import type {Command} from "commander";
 
 import {analyzeBundle} from "../../src/analysis/index.ts";
+import type {RunConfig} from "../../src/analysis/schema/config.ts";
+import {judgeRecords, type PointSummary} from "../../src/analysis/search/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {RecoverError, SealWriteError, sealCrashedBundle} from "../bundle/recover.ts";
 import {signBundle} from "./sign.ts";
@@ -13,6 +15,7 @@ import {defaultEffects, type Effects} from "../effects.ts";
 import {createPacer} from "../load/pacer.ts";
 import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
+import type {ProbeJudge} from "../run/context.ts";
 import {createProgress, silentProgress} from "../load/progress.ts";
 import type {Pacer} from "../load/pacer.ts";
 import type {StreamFn} from "../request/types.ts";
@@ -56,6 +59,17 @@ export async function readConfig(fx: Pick<Effects, "files">, file: string) {
     if (e instanceof ConfigError) throw new CliError(`invalid config:\n${e.message}`, {exitCode: EXIT.usage});
     throw e;
   }
+}
+
+/**
+ * The load search's probe judge handed to the collector: the analyzer's own (src/analysis/search), so the
+ * collector chooses probes by the same "the SLO holds" that the report recomputes.
+ */
+export function probeJudge(config: RunConfig): ProbeJudge {
+  return (search, records, point, lower) => {
+    const v = judgeRecords(config, search, records, point, lower as PointSummary | null);
+    return {status: v.status, margin: v.margin, reason: v.reason, summary: v.summary};
+  };
 }
 
 /** Seals a crashed bundle as partial; prints its path. */
@@ -111,7 +125,8 @@ export async function collectCommand(
     pacer: deps.pacer,
     outParent: o.out ?? null,
     hostLabel: o.hostLabel ?? null,
-    progress
+    progress,
+    judgeProbe: probeJudge(config)
   });
   const dir = resolve(outcome.dir);
   if (outcome.writeFailure !== null) {

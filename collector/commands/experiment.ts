@@ -16,7 +16,7 @@ import {defaultEffects, type Effects} from "../effects.ts";
 import {runExperimentPlan, type PlanRun} from "../experiment/run.ts";
 import {createProgress, silentProgress} from "../load/progress.ts";
 import {collect} from "../run/collect.ts";
-import {defaultCollectDeps, readConfig, type CollectDeps} from "./collect.ts";
+import {defaultCollectDeps, probeJudge, readConfig, type CollectDeps} from "./collect.ts";
 import {defaultIo, type Io} from "./io.ts";
 
 export interface ExperimentCliOptions {
@@ -94,7 +94,16 @@ export async function experimentCommand(
       resume: o.resume === true,
       rerunInconclusive: o.rerunInconclusive === true,
       collect: (config, attach) =>
-        collect({config, fx, stream: deps.stream, pacer: deps.pacer, outParent, progress, attachments: attach}),
+        collect({
+          config,
+          fx,
+          stream: deps.stream,
+          pacer: deps.pacer,
+          outParent,
+          progress,
+          attachments: attach,
+          judgeProbe: probeJudge(config)
+        }),
       verdict: async (bundleDir) => (await analyzeBundle(fsBundle(bundleDir))).verdict
     });
   } catch (e) {

@@ -46,6 +46,8 @@ export class Active {
   seq = 0;
   headersSent = false;
   firstEventSent = false;
+  /** When the first data event was written (the end of prefill in the phase histograms). */
+  tFirst = 0n;
   done = false;
   timer: ReturnType<typeof setTimeout> | null = null;
   immediate: ReturnType<typeof setImmediate> | null = null;
@@ -82,7 +84,12 @@ export class Active {
     if (!this.env.active.delete(this)) return;
     this.env.metrics.running--;
     this.env.metrics.generationTokens += this.plan.completionTokens;
+    if (this.plan.spec !== null) this.env.metrics.spec.add(this.plan.spec);
     this.env.metrics.requestsFinished++;
+    // vLLM's phases: waiting for a slot (received → start), prefill (→ first token), decode (→ end)
+    const first = this.firstEventSent ? this.tFirst : this.t0;
+    const s = (a: bigint, b: bigint) => Math.max(0, Number(b - a) / 1e9);
+    this.env.metrics.observePhases(s(this.received, this.t0), s(this.t0, first), s(first, this.env.clock()));
     const q = this.env.queue.shift();
     if (q !== undefined) {
       this.env.metrics.waiting--;
@@ -135,6 +142,7 @@ export class Active {
       this.log("data", t, typeof f.data === "string" ? Buffer.byteLength(f.data) : f.data.length, f.events);
       if (f.events > 0 && !this.firstEventSent) {
         this.firstEventSent = true;
+        this.tFirst = t;
         this.env.metrics.observeTtft(Number(t - this.t0) / 1e9);
       }
       if (f.yieldAfter) {

@@ -36,14 +36,22 @@ export function usageJson(u: UsageCounts): string {
   );
 }
 
-/** llama.cpp `timings` object (server-side counts and durations). */
-export function timingsJson(promptN: number, predictedN: number, promptMs: number, predictedMs: number): string {
+/** llama.cpp `timings` object (server-side counts and durations; draft counts with speculative decoding on). */
+export function timingsJson(
+  promptN: number,
+  predictedN: number,
+  promptMs: number,
+  predictedMs: number,
+  draft: {draftN: number; accepted: number} | null = null
+): string {
   const pps = promptMs > 0 ? (promptN * 1000) / promptMs : 0;
   const dps = predictedMs > 0 ? (predictedN * 1000) / predictedMs : 0;
   return (
     `{"cache_n":0,"prompt_n":${promptN},"prompt_ms":${promptMs},"prompt_per_token_ms":${promptN > 0 ? promptMs / promptN : 0}` +
     `,"prompt_per_second":${pps},"predicted_n":${predictedN},"predicted_ms":${predictedMs}` +
-    `,"predicted_per_token_ms":${predictedN > 0 ? predictedMs / predictedN : 0},"predicted_per_second":${dps}}`
+    `,"predicted_per_token_ms":${predictedN > 0 ? predictedMs / predictedN : 0},"predicted_per_second":${dps}` +
+    (draft === null ? "" : `,"draft_n":${draft.draftN},"draft_n_accepted":${draft.accepted}`) +
+    "}"
   );
 }
 

@@ -18,18 +18,27 @@ import {
 } from "./chunks.ts";
 import type {EndHow, LogicalEvent, StreamEnd} from "./frames.ts";
 import type {ScenarioOptions} from "./options.ts";
+import {specTokenTimes, type SpecPlan} from "./spec.ts";
 import {reasoningCount, type Channel, type FakeRequest, type Output} from "./output.ts";
 
 /** The scripted SSE events of one streamed response, with their due times (rendered by frames.ts). */
 
-type Step = {kind: "tokens"; ch: Channel; text: string; n: number; call: number} | {kind: "usage_only"; n: number};
+/** `end`: index after the last token the step carries (its due time is that token's, under speculative decoding). */
+type Step =
+  | {kind: "tokens"; ch: Channel; text: string; n: number; call: number; end: number}
+  | {kind: "usage_only"; n: number; end: number};
 
-/** Groups tokens into events (tokens per event, never across channels) and usage-jump steps. */
-function steps(out: Output, o: ScenarioOptions): Step[] {
+/**
+ * Groups tokens into events (tokens per event, never across channels) and usage-jump steps. Under speculative
+ * decoding the groups are the first token, then each step's accepted run (multi-token events) or one token each.
+ */
+function steps(out: Output, o: ScenarioOptions, spec: SpecPlan | null): Step[] {
   const rng = mulberry32(o.seed);
-  const list = Array.isArray(o.tokensPerEvent) ? o.tokensPerEvent : [o.tokensPerEvent];
+  const specList = spec === null ? null : spec.emulation.multiTokenEvents ? [1].concat(spec.stepTokens) : [1];
+  const list = specList ?? (Array.isArray(o.tokensPerEvent) ? o.tokensPerEvent : [o.tokensPerEvent]);
   let li = 0;
   const nextK = (): number => {
+    if (specList !== null) return specList[Math.min(li++, specList.length - 1)]!;
     if (o.usageJump) return 4;
     if (o.tokensPerEventRange !== null) {
       const [lo, hi] = o.tokensPerEventRange;
@@ -50,8 +59,8 @@ function steps(out: Output, o: ScenarioOptions): Step[] {
       text += toks[i++]!.text;
       n++;
     }
-    if (o.usageJump && n > 1) for (let j = 0; j < n - 1; j++) res.push({kind: "usage_only", n: 1});
-    res.push({kind: "tokens", ch, text, n: o.usageJump ? 1 : n, call});
+    if (o.usageJump && n > 1) for (let j = 0; j < n - 1; j++) res.push({kind: "usage_only", n: 1, end: i});
+    res.push({kind: "tokens", ch, text, n: o.usageJump ? 1 : n, call, end: i});
   }
   if (o.hugeEventBytes !== null) {
     const idx = res.findIndex((s, j) => s.kind === "tokens" && j >= Math.min(1, res.length - 1));
@@ -84,7 +93,8 @@ export function streamEvents(
   req: FakeRequest,
   o: ScenarioOptions,
   out: Output,
-  prompt: number
+  prompt: number,
+  spec: SpecPlan | null = null
 ): {events: LogicalEvent[]; end: StreamEnd} {
   const ctx = chunkContext(req.endpoint, req.requestId, req.model);
   const continuous = o.usage === "every_chunk" || (o.usage === "request" && req.includeUsage && req.continuousUsage);
@@ -97,16 +107,18 @@ export function streamEvents(
   const usageAt = (n: number): string => usageJson({prompt, completion: reported(n), reasoning: reasoningN});
   const events: LogicalEvent[] = [];
   const push = (atMs: number, data: string, raw = false): void => void events.push({atMs, data, raw});
-  const first = o.headersDelayMs + o.ttftMs;
-  const all = steps(out, o);
+  const first = o.headersDelayMs + o.ttftMs + (spec?.emulation.ttftExtraMs ?? 0);
+  const all = steps(out, o, spec);
   const cut = o.terminate === "eof" || o.terminate === "fin" || o.terminate === "reset" || o.terminate === "hang";
   let limit = all.length;
   if (cut) limit = Math.min(limit, o.terminateAfter);
   if (o.longLineBytes !== null) limit = Math.min(limit, o.terminateAfter);
   if (o.inbandErrorAfter !== null) limit = Math.min(limit, o.inbandErrorAfter);
   const shift = o.roleThenDelayMs ?? 0;
+  const interval = spec === null ? o.tokenIntervalMs : spec.stepMs;
+  const offset = stepOffsets(o, spec, all, out.tokens.length);
   const slot = (j: number): number =>
-    first + shift + j * o.tokenIntervalMs + (o.stallAfter !== null && j >= o.stallAfter ? o.stallMs : 0);
+    first + shift + offset(j) + (o.stallAfter !== null && j >= o.stallAfter ? o.stallMs : 0);
 
   if (req.endpoint === "chat" && o.inbandErrorAfter !== 0)
     for (const data of rolePreamble(ctx, o, continuous ? usageAt(0) : null)) push(first, data);
@@ -139,17 +151,16 @@ export function streamEvents(
   }
   if (cut) {
     const how: EndHow = o.terminate === "eof" ? "end" : (o.terminate as EndHow);
-    return {events, end: {atMs: last + o.tokenIntervalMs, how}};
+    return {events, end: {atMs: last + interval, how}};
   }
   const separate = o.finishChunk === "separate" || timings || all.length === 0 || eos > 0;
   if (eos > 0) {
-    last += o.tokenIntervalMs;
+    last += interval;
     cum += eos;
   }
   if (separate) {
-    const t = timings
-      ? timingsJson(prompt, reported(cum), o.ttftMs, Math.max(0, all.length - 1 + eos) * o.tokenIntervalMs)
-      : null;
+    const decodeMs = spec === null ? Math.max(0, all.length - 1 + eos) * o.tokenIntervalMs : last - first - shift;
+    const t = timings ? timingsJson(prompt, reported(cum), o.ttftMs, decodeMs, draftCounts(spec)) : null;
     const delta = ctx.endpoint === "chat" ? deltaEmpty : "";
     push(last, streamChunk(ctx, delta, "", out.finish, continuous ? usageAt(cum) : null, t));
   }
@@ -167,4 +178,29 @@ function rolePreamble(ctx: ChunkContext, o: ScenarioOptions, usage: string | nul
     out.push(streamChunk(ctx, deltaNullContent, "", null, usage, null));
   }
   return out;
+}
+
+/**
+ * Offset of step j after the first token: j token intervals, or under speculative decoding its last token's
+ * time (a step past the output one step after the last token).
+ */
+function stepOffsets(
+  o: ScenarioOptions,
+  spec: SpecPlan | null,
+  all: readonly Step[],
+  n: number
+): (j: number) => number {
+  if (spec === null) return (j) => j * o.tokenIntervalMs;
+  const tokenAt = specTokenTimes(spec, n);
+  return (j) => {
+    const s = all[j];
+    const at = tokenAt[Math.max(0, (s === undefined ? tokenAt.length : s.end) - 1)] ?? 0;
+    return s === undefined ? at + spec.stepMs : at;
+  };
+}
+
+/** llama.cpp's draft counts for `timings` (its dialect only), or null. */
+function draftCounts(spec: SpecPlan | null): {draftN: number; accepted: number} | null {
+  if (spec === null || spec.emulation.dialect !== "llamacpp") return null;
+  return {draftN: spec.counts.draftTokens, accepted: spec.counts.accepted};
 }

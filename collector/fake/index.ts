@@ -5,3 +5,4 @@ export * from "./plan.ts";
 export * from "./scenarios.ts";
 export * from "./server.ts";
 export * from "./tokens.ts";
+export * from "./spec.ts";

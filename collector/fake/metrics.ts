@@ -1,3 +1,5 @@
+import {SpecCounters} from "./specMetrics.ts";
+
 /** Counters of the fake server, rendered as Prometheus text with vLLM metric names. */
 export class FakeMetrics {
   running = 0;
@@ -9,6 +11,22 @@ export class FakeMetrics {
   readonly ttftCounts: number[] = this.ttftBounds.map(() => 0);
   ttftSum = 0;
   ttftCount = 0;
+  /** Speculative-decoding counters (fake/specMetrics.ts), under the emulated engine's names. */
+  readonly spec = new SpecCounters();
+
+  /** vLLM's per-request phase histograms (queue, prefill, decode), observed when a request finishes. */
+  readonly phaseBounds: readonly number[] = [0.01, 0.05, 0.1, 0.5, 1, 5];
+  readonly phases = {
+    queue: new PhaseHistogram(this.phaseBounds),
+    prefill: new PhaseHistogram(this.phaseBounds),
+    decode: new PhaseHistogram(this.phaseBounds)
+  };
+
+  observePhases(queueS: number, prefillS: number, decodeS: number): void {
+    this.phases.queue.observe(queueS);
+    this.phases.prefill.observe(prefillS);
+    this.phases.decode.observe(decodeS);
+  }
 
   observeTtft(seconds: number): void {
     this.ttftSum += seconds;
@@ -46,6 +64,34 @@ export class FakeMetrics {
     lines.push(`vllm:time_to_first_token_seconds_bucket{le="+Inf",${l}} ${this.ttftCount}`);
     lines.push(`vllm:time_to_first_token_seconds_sum{${l}} ${this.ttftSum}`);
     lines.push(`vllm:time_to_first_token_seconds_count{${l}} ${this.ttftCount}`);
-    return lines.join("\n") + "\n";
+    for (const [phase, h] of Object.entries(this.phases)) h.render(`vllm:request_${phase}_time_seconds`, l, lines);
+    return lines.concat(this.spec.render(l)).join("\n") + "\n";
+  }
+}
+
+/** One Prometheus histogram (cumulative buckets, _sum, _count). */
+class PhaseHistogram {
+  readonly bounds: readonly number[];
+  readonly counts: number[];
+  sum = 0;
+  count = 0;
+
+  constructor(bounds: readonly number[]) {
+    this.bounds = bounds;
+    this.counts = bounds.map(() => 0);
+  }
+
+  observe(seconds: number): void {
+    this.sum += seconds;
+    this.count++;
+    for (let i = 0; i < this.bounds.length; i++) if (seconds <= this.bounds[i]!) this.counts[i]!++;
+  }
+
+  render(name: string, labels: string, lines: string[]): void {
+    lines.push(`# TYPE ${name} histogram`);
+    this.bounds.forEach((b, i) => lines.push(`${name}_bucket{le="${b}",${labels}} ${this.counts[i]}`));
+    lines.push(`${name}_bucket{le="+Inf",${labels}} ${this.count}`);
+    lines.push(`${name}_sum{${labels}} ${this.sum}`);
+    lines.push(`${name}_count{${labels}} ${this.count}`);
   }
 }

@@ -1,3 +1,5 @@
+import type {SpecEmulation} from "./spec.ts";
+
 /**
  * Knobs of the fake OpenAI-compatible server. A scenario is a named preset of these options; every
  * option can also be overridden per request with the `x-fake-options` header (a JSON object).
@@ -96,7 +98,13 @@ export interface ScenarioOptions {
    * n-th token event (n ≥ 1). Usage still counts their tokens.
    */
   emptyText: "none" | "all" | number;
-  /** Seed of every random choice (variable tokens per event). */
+  /**
+   * Speculative-decoding emulation (fake/spec.ts: draft length, per-position acceptance, step time, dialect of
+   * /metrics, long-context collapse), or null. Replaces tokenIntervalMs and tokensPerEvent for the response;
+   * llama.cpp's dialect also puts draft_n/draft_n_accepted in `timings` when usage is llamacpp_timings.
+   */
+  specDecode: Partial<SpecEmulation> | null;
+  /** Seed of every random choice (variable tokens per event, speculative acceptance order). */
   seed: number;
   /** Model name reported by /v1/models and in chunks. */
   model: string;
@@ -147,6 +155,7 @@ export const DEFAULT_OPTIONS: Readonly<ScenarioOptions> = Object.freeze({
   finishChunk: "last_token",
   eosToken: false,
   emptyText: "none",
+  specDecode: null,
   seed: 42,
   model: "fake-model"
 }) as Readonly<ScenarioOptions>;

@@ -2,6 +2,7 @@ import {completionBody, errorJson, usageJson} from "./chunks.ts";
 import {streamEvents} from "./events.ts";
 import {frame, toFrames, type Frame, type StreamEnd} from "./frames.ts";
 import type {ScenarioOptions} from "./options.ts";
+import {specPlan, type SpecCounts} from "./spec.ts";
 import {generate, reasoningCount, type FakeRequest} from "./output.ts";
 
 export type {FakeRequest} from "./output.ts";
@@ -17,6 +18,8 @@ export interface ResponsePlan {
   promptTokens: number;
   /** Tokens actually generated (before any cut), for /metrics. */
   completionTokens: number;
+  /** Speculative-decoding counters this response adds to /metrics (null: emulation off). */
+  spec: SpecCounts | null;
 }
 
 const SSE_HEADERS = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"};
@@ -26,7 +29,13 @@ const JSON_HEADERS = {"content-type": "application/json"};
 export function buildPlan(req: FakeRequest, o: ScenarioOptions): ResponsePlan {
   const h = o.headersDelayMs;
   const prompt = o.promptTruncateTo === null ? req.promptTokens : Math.min(req.promptTokens, o.promptTruncateTo);
-  const base = {headersAtMs: h, closeBeforeHeaders: o.closeBeforeHeaders, promptTokens: prompt, completionTokens: 0};
+  const base = {
+    headersAtMs: h,
+    closeBeforeHeaders: o.closeBeforeHeaders,
+    promptTokens: prompt,
+    completionTokens: 0,
+    spec: null
+  };
   const idHeader = {"x-request-id": req.requestId};
   if (o.httpStatus !== null) {
     const headers: Record<string, string> = {...JSON_HEADERS, ...idHeader};
@@ -41,6 +50,7 @@ export function buildPlan(req: FakeRequest, o: ScenarioOptions): ResponsePlan {
   }
   const out = generate(req, o);
   const completion = out.tokens.length;
+  const spec = o.specDecode === null ? null : specPlan(o.specDecode, completion, prompt, o.seed, req.requestId);
   const usage = usageJson({prompt, completion: Math.round(completion * o.usageFactor), reasoning: reasoningCount(out)});
   if (!req.stream || o.nonSse === "json") {
     const content = out.tokens
@@ -58,16 +68,18 @@ export function buildPlan(req: FakeRequest, o: ScenarioOptions): ResponsePlan {
     return {
       ...base,
       completionTokens: completion,
+      spec: spec?.counts ?? null,
       status: 200,
       headers: {...JSON_HEADERS, ...idHeader},
       frames: [frame(at, body, 0)],
       end: {atMs: at, how: "end"}
     };
   }
-  const {events, end} = streamEvents(req, o, out, prompt);
+  const {events, end} = streamEvents(req, o, out, prompt, spec);
   return {
     ...base,
     completionTokens: completion,
+    spec: spec?.counts ?? null,
     status: 200,
     headers: {...SSE_HEADERS, ...idHeader},
     frames: toFrames(events, o),

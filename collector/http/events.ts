@@ -70,7 +70,10 @@ function parseTimings(t: Record<string, unknown>): ServerTimingsValue {
     promptMs: num(t.prompt_ms),
     predictedN: num(t.predicted_n),
     predictedMs: num(t.predicted_ms),
-    cacheN: num(t.cache_n)
+    cacheN: num(t.cache_n),
+    // speculative decoding (llama.cpp): kept only when sent, so responses without them keep their old shape
+    ...("draft_n" in t ? {draftN: num(t.draft_n)} : {}),
+    ...("draft_n_accepted" in t ? {draftNAccepted: num(t.draft_n_accepted)} : {})
   };
 }
 

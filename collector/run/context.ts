@@ -1,5 +1,5 @@
-import type {RunConfig} from "../../src/analysis/schema/config.ts";
-import type {Manifest} from "../../src/analysis/schema/index.ts";
+import type {RunConfig, SearchSpec} from "../../src/analysis/schema/config.ts";
+import type {LoadPoint, Manifest, RequestRecord} from "../../src/analysis/schema/index.ts";
 import type {Gsm8kSource} from "../cases/gsm8k.ts";
 import type {SuiteSetup} from "../cases/suite.ts";
 import type {Effects} from "../effects.ts";
@@ -15,6 +15,25 @@ import type {StreamFn} from "../request/types.ts";
 
 export type BundleStatus = Manifest["status"];
 
+/** A search probe's verdict as the collector needs it; `summary` is opaque (handed back as `lower`). */
+export interface ProbeJudgement {
+  status: "pass" | "fail" | "not_evaluable";
+  margin: number | null;
+  reason: string;
+  summary: unknown;
+}
+
+/**
+ * Judges one probe of the search `search` (its index in `load`) from the request records written for it
+ * (measured ones count), against the summary of the nearest lower probe measured before it (null: none).
+ */
+export type ProbeJudge = (
+  search: SearchSpec,
+  records: readonly Omit<RequestRecord, "seq">[],
+  point: LoadPoint,
+  lower: unknown
+) => ProbeJudgement;
+
 export interface CollectOptions {
   config: RunConfig;
   fx: Effects;
@@ -28,6 +47,12 @@ export interface CollectOptions {
   gsm8kSource?: Gsm8kSource;
   /** How sockets are made (tests inject connect delays); default node's own. */
   createConnection?: CreateConnection;
+  /**
+   * The judge of a load search's probes (`load: {mode: search}`), injected by commands/collect.ts from the
+   * analyzer (src/analysis/search), so the collector and the analyzer share one definition of "the SLO
+   * holds at this probe". Required when the config has a search.
+   */
+  judgeProbe?: ProbeJudge;
   /**
    * Text files added to the bundle just before it is sealed (role attachment, redacted), e.g. the log of
    * the server an experiment launched.

@@ -1,5 +1,5 @@
 import {redactArgs} from "../../src/analysis/redact/args.ts";
-import {isOpenLoop, loadBlocks} from "../../src/analysis/schema/config.ts";
+import {isOpenLoop, isSearchBlock, loadBlocks} from "../../src/analysis/schema/config.ts";
 import type {Environment, Manifest} from "../../src/analysis/schema/index.ts";
 import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
 import {MEASURE_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
@@ -61,7 +61,7 @@ export async function draftManifest(
 ): Promise<Omit<Manifest, "files">> {
   const {config} = c;
   const firstBlock = loadBlocks(config)[0]!;
-  const openBlock = loadBlocks(config).find((b) => isOpenLoop(b.mode));
+  const openBlock = loadBlocks(config).find((b) => isOpenLoop(isSearchBlock(b) ? b.over : b.mode));
   return {
     schemaVersion: SCHEMA_VERSION,
     bundleId: o.bundleId,

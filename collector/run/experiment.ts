@@ -50,7 +50,11 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   if (probe.downgrade) writer.note(c.rel(), "downgrade", {feature: "continuous_usage_stats", reason: probe.downgrade});
   const samplers = startTelemetry(c, writer, probe, anchors);
   try {
-    await runPoints(c, writer, prompt, probe, id.bundleId, id.runId);
+    // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
+    await runPoints(c, writer, prompt, probe, id.bundleId, id.runId, async (p) => {
+      draft.loadPoints.push(p.point);
+      await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
+    });
     if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, id), built);
   } catch (e) {
     // a collector bug: keep what was captured on disk (unsealed: `inferscope seal` can recover it)

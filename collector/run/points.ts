@@ -1,10 +1,11 @@
 import {isOpenLoop} from "../../src/analysis/schema/config.ts";
+import type {RequestRecord} from "../../src/analysis/schema/index.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 import type {ServerProbe} from "../env/probe.ts";
 import {runClosedLoop, runOpenLoop, type PhaseContext} from "../load/dispatch.ts";
 import type {RunControl} from "../load/control.ts";
 import type {Pacer} from "../load/pacer.ts";
-import type {PlannedPoint} from "../load/plan.ts";
+import {planSearches, type PlannedPoint} from "../load/plan.ts";
 import {planStream} from "../load/planStream.ts";
 import {silentProgress, type Progress} from "../load/progress.ts";
 import {arrivalOffsets} from "../load/schedule.ts";
@@ -15,6 +16,7 @@ import {sendRequest} from "../request/sendRequest.ts";
 import type {StreamResult} from "../request/types.ts";
 import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {RunContext} from "./context.ts";
+import {runSearch} from "./search.ts";
 
 /** Warmup schedules use a seed this far from the measured one, so the two never coincide. */
 export const WARMUP_SEED_OFFSET = 1_000_003;
@@ -33,42 +35,81 @@ interface PointsRun {
   pacer: Pacer;
   /** Records still being written (each after its caller could dispatch the next request). */
   recording: Set<Promise<void>>;
+  /** A search probe's measured records, kept while it runs (bounded by the probe's request count). */
+  capture: {point: string; records: Omit<RequestRecord, "seq">[]} | null;
 }
 
-/** Runs every load point and repeat: warmup (drained), measured requests, cooldown between repeats. */
+/**
+ * Runs every load point and repeat: warmup (drained), measured requests, cooldown between repeats; then each
+ * load search, whose probes are added to `c.points` (and passed to `onPointAdded`, which keeps the draft
+ * manifest in step) before each runs.
+ */
 export async function runPoints(
   c: RunContext,
   writer: BundleWriter,
   prompt: PromptPlan,
   probe: ServerProbe,
   bundleId: string,
-  runId: string
+  runId: string,
+  onPointAdded: (p: PlannedPoint) => Promise<void> = async () => undefined
 ): Promise<void> {
-  const {control} = c;
   const pacer = c.pacer(() => c.fx.clock.nowNs());
   const progress = c.progress ?? silentProgress;
-  const run: PointsRun = {c, writer, prompt, probe, bundleId, runId, progress, pacer, recording: new Set()};
-  const last = c.points.length - 1;
-  for (const [pi, planned] of c.points.entries()) {
-    const {point, block} = planned;
-    if (control.stopped) break;
-    writer.note(c.rel(), "point_start", {mode: point.mode, value: point.value}, point.id);
-    for (let repeat = 0; repeat < point.repeats && !control.stopped; repeat++) {
-      writer.note(c.rel(), "repeat_start", {}, point.id, repeat);
-      for (const phase of ["warmup", "measure"] as const) {
-        if (control.stopped) break;
-        if (phase === "warmup" && point.warmup === 0) continue;
-        await runPhase(run, planned, repeat, phase);
-      }
-      writer.note(c.rel(), "repeat_end", {}, point.id, repeat);
-      const lastRepeat = repeat === point.repeats - 1 && pi === last;
-      if (!lastRepeat && block.cooldown_s > 0 && !control.stopped) {
-        writer.note(c.rel(), "cooldown", {seconds: block.cooldown_s}, point.id, repeat);
-        await control.sleep(block.cooldown_s * 1000);
-      }
-    }
-    writer.note(c.rel(), "point_end", {}, point.id);
+  const run: PointsRun = {
+    c,
+    writer,
+    prompt,
+    probe,
+    bundleId,
+    runId,
+    progress,
+    pacer,
+    recording: new Set(),
+    capture: null
+  };
+  const fixed = [...c.points];
+  const searches = planSearches(c.config);
+  for (const [pi, planned] of fixed.entries()) {
+    if (c.control.stopped) break;
+    await runPoint(run, planned, pi < fixed.length - 1 || searches.length > 0);
   }
+  for (const s of searches) {
+    if (c.control.stopped) break;
+    await runSearch(c, writer, s, async (planned) => {
+      c.points.push(planned);
+      await onPointAdded(planned);
+      run.capture = {point: planned.point.id, records: []};
+      try {
+        await runPoint(run, planned, false);
+        return run.capture.records;
+      } finally {
+        run.capture = null;
+      }
+    });
+  }
+}
+
+/** One load point: each repeat's warmup and measured phase, a cooldown after each repeat unless it is the run's last. */
+async function runPoint(run: PointsRun, planned: PlannedPoint, cooldownAfter: boolean): Promise<void> {
+  const {c, writer} = run;
+  const {control} = c;
+  const {point, block} = planned;
+  writer.note(c.rel(), "point_start", {mode: point.mode, value: point.value}, point.id);
+  for (let repeat = 0; repeat < point.repeats && !control.stopped; repeat++) {
+    writer.note(c.rel(), "repeat_start", {}, point.id, repeat);
+    for (const phase of ["warmup", "measure"] as const) {
+      if (control.stopped) break;
+      if (phase === "warmup" && point.warmup === 0) continue;
+      await runPhase(run, planned, repeat, phase);
+    }
+    writer.note(c.rel(), "repeat_end", {}, point.id, repeat);
+    const lastRepeat = repeat === point.repeats - 1 && !cooldownAfter;
+    if (!lastRepeat && block.cooldown_s > 0 && !control.stopped) {
+      writer.note(c.rel(), "cooldown", {seconds: block.cooldown_s}, point.id, repeat);
+      await control.sleep(block.cooldown_s * 1000);
+    }
+  }
+  writer.note(c.rel(), "point_end", {}, point.id);
 }
 
 /** One phase of one repeat: closed loop (concurrency) or open loop (a streamed arrival plan). */
@@ -173,8 +214,9 @@ function sender(run: PointsRun, planned: PlannedPoint, repeat: number, phase: Lo
     const done = Promise.resolve().then(() => {
       const who = {id, point: point.id, repeat, index, phase, tSchedNs, promptDigest: sha256Hex(text)};
       const planned = {promptTokensIntended: prompt.intendedTokens, maxTokens: w.max_tokens, salt, promptText: text};
-      const rec = toRecord({...who, ...planned}, res, w.save_text);
-      run.writer.requests.append(redactRecord(rec, c.redact));
+      const rec = redactRecord(toRecord({...who, ...planned}, res, w.save_text), c.redact);
+      run.writer.requests.append(rec);
+      if (phase === "measure" && run.capture?.point === point.id) run.capture.records.push(rec);
       run.progress.tick(!looksFailed(res));
     });
     run.recording.add(done);

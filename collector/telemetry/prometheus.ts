@@ -8,7 +8,7 @@ type PromSample = ServerScrape["samples"][number];
 /** Engines whose metric families we keep: vLLM, SGLang, llama.cpp, TGI. */
 export const ENGINE_PREFIXES = ["vllm:", "sglang:", "llamacpp:", "tgi_"] as const;
 
-/** Families kept (after an engine prefix): load, KV cache, token counters, latency histograms, prefix cache. */
+/** Families kept (after an engine prefix): load, KV cache, token counters, latency histograms, prefix cache, speculative decoding. */
 export const FAMILY_ALLOWLIST: readonly RegExp[] = [
   /num_requests_(running|waiting|swapped)/,
   /num_(running|queue)_reqs/,
@@ -19,7 +19,13 @@ export const FAMILY_ALLOWLIST: readonly RegExp[] = [
   /prompt_seconds|n_decode|n_busy_slots/,
   /time_to_first_token|inter_token_latency|time_per_output_token|e2e_request_latency|request_(duration|queue_time|prefill_time|decode_time)|queue_duration|mean_time_per_token/,
   /prefix_cache_(queries|hits)|cache_hit_rate/,
-  /num_preemptions|request_success/
+  /num_preemptions|request_success/,
+  // speculative decoding: vLLM's and llama.cpp's counters (`…spec_decode_num_drafts_total`,
+  // `…_num_draft_tokens_total`, `…_num_accepted_tokens_total`, `…_num_accepted_tokens_per_pos_total{position}`,
+  // docs/spec-decode.md) and SGLang's gauges `sglang:spec_accept_length`
+  // ("The average acceptance length of speculative decoding") and `sglang:spec_accept_rate` (accepted / draft
+  // tokens in the batch), as sgl-project/sglang python/sglang/srt/metrics/collector.py defines them
+  /spec_decode_num_(drafts|draft_tokens|accepted_tokens|accepted_tokens_per_pos)_total|spec_accept_(length|rate)/
 ];
 
 export function allowedName(name: string): boolean {

@@ -56,6 +56,34 @@ export {
   type RunDiff
 } from "./compare/compare.ts";
 export {seedOf} from "./compare/seed.ts";
+export {
+  compareSpec,
+  SPEC_MESSAGE_IDS,
+  SPEC_RULES,
+  type SpecComparison,
+  type SpecDelta,
+  type SpecMessage,
+  type SpecMessageId,
+  type SpecPointVerdict,
+  type SpecReading,
+  type SpecRun
+} from "./compare/spec.ts";
+export {
+  matchAnswers,
+  passRate,
+  qualityGuard,
+  type AnswerMatch,
+  type PassRate,
+  type SpecQualityGuard
+} from "./compare/specQuality.ts";
+export {
+  SPEC_DECODE_FIELDS,
+  SPEC_SOURCES,
+  specDecodeOf,
+  type SpecDecodeBlock,
+  type SpecFieldDef,
+  type SpecSource
+} from "./metrics/specBlock.ts";
 export {paretoFrontier} from "./pareto/frontier.ts";
 export {
   paretoOf,
@@ -83,3 +111,14 @@ export {VERSION_HISTORY, type VersionChange} from "./versionHistory.ts";
 export {metricsCsv, requestsCsv, toCsv, type Cell} from "./export/csv.ts";
 export {llmdReports, type ExportContext} from "./export/llmdReport.ts";
 export {ARG_REDACTION, credentialValues, isCredentialName, redactArgs, redactCommandLine} from "./redact/args.ts";
+export * from "./experiment/index.ts";
+export {
+  LEVEL as SEARCH_LEVEL,
+  RESAMPLES as SEARCH_RESAMPLES,
+  MIN_LATENCY_RISE,
+  MIN_LOAD_RISE,
+  MIN_TREND_N,
+  QUEUE_GROWTH_RATIO,
+  THROUGHPUT_SHARE,
+  TREND_Z
+} from "./search/index.ts";

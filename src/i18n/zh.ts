@@ -1,7 +1,9 @@
 /** The Chinese (zh-CN) table: the same keys as en.ts, assembled from one file per area. */
 import type {UiKey} from "./en.ts";
+import {zhExperiment} from "./zh/experiment.ts";
 import {zhQuality} from "./zh/quality.ts";
 import {zhReport} from "./zh/report.ts";
 import {zhSite} from "./zh/site.ts";
+import {zhSpec} from "./zh/spec.ts";
 
-export const zh: Record<UiKey, string> = {...zhSite, ...zhReport, ...zhQuality};
+export const zh: Record<UiKey, string> = {...zhSite, ...zhReport, ...zhQuality, ...zhSpec, ...zhExperiment};

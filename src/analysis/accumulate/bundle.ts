@@ -3,7 +3,7 @@ import {timeOrderViolations} from "../ingest/invariants.ts";
 import type {BundleHeader, IngestRecord, RecordAt, RecordVisitors} from "../ingest/readBundle.ts";
 import {scoreAnswer} from "../quality/answers.ts";
 import {CaseAccumulator} from "../quality/cases.ts";
-import {loadBlocks, type RunConfig} from "../schema/config.ts";
+import {pointBlocks, type RunConfig} from "../schema/config.ts";
 import type {LoadPoint, Manifest} from "../schema/manifest.ts";
 import {
   isFrozenVerdict,
@@ -13,10 +13,12 @@ import {
   type ServerScrape,
   type SourceRecord
 } from "../schema/records.ts";
+import {SpecScrapeLog} from "../metrics/specDecode.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {RequestLedger, type LedgerFacts} from "./ledger.ts";
 import {PointAccumulator, type CoreFacts, type FactsOf} from "./point.ts";
 import type {AnyPointReducer} from "./reducer.ts";
+import type {PhaseScrape} from "../telemetry/serverTime.ts";
 import {ClientAccumulator, TelemetryAccumulator, type ClientFacts, type TelemetryFacts} from "./telemetry.ts";
 
 /** Everything the gates and the report need from a bundle's records, folded while they stream. */
@@ -41,12 +43,17 @@ export interface BundleFacts<P extends CoreFacts = CoreFacts> {
   /** Only with keepSeries. */
   scrapes: ServerScrape[];
   gpuSamples: GpuSample[];
+  /** Every successful server scrape's queue/prefill/decode and waiting series (telemetry/serverTime.ts). */
+  phaseScrapes: PhaseScrape[];
 }
 
-/** Load points declared in the manifest, or derived from the config when there is no manifest. */
+/**
+ * Load points declared in the manifest, or derived from the config when there is no manifest (a search's
+ * probes are known only from the manifest: without one, its requests are reported as of unknown points).
+ */
 export function declaredPoints(manifest: Manifest | null, config: RunConfig): LoadPoint[] {
   if (manifest) return manifest.loadPoints;
-  return loadBlocks(config).flatMap((b) =>
+  return pointBlocks(config).flatMap((b) =>
     b.values.map((v) => ({
       id: `${b.mode}-${v}`,
       mode: b.mode,
@@ -87,6 +94,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
   readonly #client = new ClientAccumulator();
   readonly #server: TelemetryAccumulator<ServerScrape>;
   readonly #gpu: TelemetryAccumulator<GpuSample>;
+  readonly #spec = new SpecScrapeLog();
   readonly #quality: QualityRecord[] = [];
   readonly #frozenQuality = new Set<QualityRecord>();
   readonly #sources: SourceRecord[] = [];
@@ -113,7 +121,10 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
         this.#client.add(r);
         if (r.kind === "note") this.#ledger.note(r);
       },
-      server_metrics: (r) => this.#server.add(r),
+      server_metrics: (r) => {
+        this.#server.add(r);
+        this.#spec.add(r);
+      },
       gpu_metrics: (r) => this.#gpu.add(r),
       quality: (r, at) => this.#qualityLine(r, at),
       source: (r) => this.#sources.push(r),
@@ -188,8 +199,11 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
   }
 
   finish(): BundleFacts<CoreFacts & FactsOf<R>> {
+    const points = [...this.#points.values()].map((p) => p.finish());
+    // speculative-decoding counters over each point's span, once the scrapes have all been read
+    if (this.#spec.hasAny) for (const f of points) f.specServer = this.#spec.window(f.spanNs);
     return {
-      points: [...this.#points.values()].map((p) => p.finish()),
+      points,
       client: this.#client.finish(),
       server: this.#server.facts,
       gpu: this.#gpu.facts,
@@ -201,7 +215,8 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
       importedRequests: this.#importedRequests,
       importedWarmups: this.#importedWarmups,
       scrapes: this.#server.series,
-      gpuSamples: this.#gpu.series
+      gpuSamples: this.#gpu.series,
+      phaseScrapes: this.#server.phases
     };
   }
 }

@@ -4,6 +4,7 @@ import {judgeSlo} from "../metrics/goodput.ts";
 import {e2eMs, ttftMs} from "../metrics/latency.ts";
 import {REQUEST_METRICS, SAMPLE_METRICS} from "../metrics/registry.ts";
 import {itlMs} from "../metrics/speed.ts";
+import type {SpecServerWindow} from "../metrics/specDecode.ts";
 import {measurementWindow} from "../metrics/window.ts";
 import type {PointTotals} from "../metrics/types.ts";
 import {isOpenLoop, type RunConfig} from "../schema/config.ts";
@@ -60,6 +61,8 @@ export interface CoreFacts {
   /** Measured requests whose times are relative to their own start (imports): no shared window. */
   timeBaseRequest: number;
   rows: RequestRow[];
+  /** Speculative-decoding counters over `spanNs` (metrics/specDecode.ts), when the bundle's scrapes have any. */
+  specServer?: SpecServerWindow;
 }
 
 /** The facts the given reducers contribute (the intersection of their `finish` results). */

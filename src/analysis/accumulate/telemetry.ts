@@ -1,4 +1,5 @@
 import type {ClientRecord, GpuSample, ServerScrape} from "../schema/records.ts";
+import {phaseScrape, type PhaseScrape} from "../telemetry/serverTime.ts";
 
 export interface ClientFacts {
   samples: number;
@@ -60,6 +61,8 @@ export class ClientAccumulator {
 export class TelemetryAccumulator<T extends ServerScrape | GpuSample> {
   readonly facts: TelemetryFacts = {scrapes: 0, failed: 0, firstError: null, unavailable: null};
   readonly series: T[] = [];
+  /** Server scrapes: the queue/prefill/decode and waiting series, always kept (a few numbers a scrape). */
+  readonly phases: PhaseScrape[] = [];
   readonly #gpu: boolean;
   readonly #keep: boolean;
 
@@ -83,6 +86,10 @@ export class TelemetryAccumulator<T extends ServerScrape | GpuSample> {
       return;
     }
     t.scrapes++;
+    if (!this.#gpu) {
+      const p = phaseScrape(r as ServerScrape);
+      if (p !== null) this.phases.push(p);
+    }
     if (!r.ok) {
       t.failed++;
       t.firstError ??= r.error;

@@ -11,6 +11,7 @@ import {ANALYZER_VERSION} from "../schema/versions.ts";
 import {gpuSeries, serverSeries} from "../telemetry/series.ts";
 import {appendAll} from "../util/append.ts";
 import type {Issue} from "../util/issues.ts";
+import {addLoadFindings} from "./loadFindings.ts";
 import {pointReport} from "./point.ts";
 import {isSummary, type Report} from "./types.ts";
 
@@ -63,6 +64,7 @@ export function assembleReport(
     quality: facts.quality,
     sources: facts.sources
   };
+  addLoadFindings(report, ctx.points, facts, config, gates);
   if (facts.cases.size > 0) report.cases = facts.cases.finish(config.slo);
   if (facts.quality.length > 0)
     report.quality_summary = qualitySummary(facts.quality, (r) => facts.frozenQuality.has(r));

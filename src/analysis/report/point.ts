@@ -2,6 +2,7 @@ import type {PointFacts} from "../gates/types.ts";
 import {GATES} from "../gates/registry.ts";
 import {verdictOf} from "../gates/verdict.ts";
 import {REQUEST_METRICS, RUN_METRIC_DEFS} from "../metrics/registry.ts";
+import {specDecodeBlock} from "../metrics/specBlock.ts";
 import type {MetricId} from "../schema/ids.ts";
 import {stability} from "../stats/stability.ts";
 import {summarize} from "../stats/summarize.ts";
@@ -62,6 +63,7 @@ export function pointReport(f: PointFacts, gates: Report["gates"], tolerance: nu
     return own ? {...g, status: own.status, reason: own.reason} : g;
   });
   const {verdict, reasons} = verdictOf(GATES, pointGates);
+  const spec = specDecodeBlock(f.specServer, f.specTimings);
   return {
     id: f.point.id,
     mode: f.point.mode,
@@ -76,6 +78,7 @@ export function pointReport(f: PointFacts, gates: Report["gates"], tolerance: nu
     failures: f.failureExamples,
     finish_reasons: f.finishReasons,
     usage_sources: f.usageSources,
-    metrics
+    metrics,
+    ...(spec === null ? {} : {spec_decode: spec})
   };
 }

@@ -3,9 +3,11 @@ import {z} from "zod";
 import {FAILURE_CLASSES} from "../derive/outcome.ts";
 import {GateResult} from "../gates/types.ts";
 import {FileCheck} from "../ingest/readBundle.ts";
+import {SpecDecodeBlock} from "../metrics/specBlock.ts";
 import {BundleStatus, Provenance} from "../schema/manifest.ts";
 import {LoadMode} from "../schema/config.ts";
 import {QualityRecord, SourceRecord} from "../schema/records.ts";
+import {SaturationReport, SearchReport, ServerTimeReport} from "../search/schema.ts";
 
 /**
  * The Report of `analyzeBundle` as a zod schema: the single source of its types (report/types.ts infers
@@ -98,7 +100,12 @@ export const PointReport = z.object({
   failures: z.array(FailureExample).describe("one example per failure class"),
   finish_reasons: z.record(z.string(), count),
   usage_sources: z.record(z.string(), count),
-  metrics: z.record(z.string(), MetricValue).describe("by metric id (metrics registry; schema/ids.ts)")
+  metrics: z.record(z.string(), MetricValue).describe("by metric id (metrics registry; schema/ids.ts)"),
+  spec_decode: SpecDecodeBlock.optional().describe(
+    "speculative decoding (acceptance rate, mean acceptance length, per position), present when the bundle's scrapes or responses carry any spec-decode count"
+  ),
+  saturation: SaturationReport.optional(),
+  server_time: ServerTimeReport.optional()
 });
 
 export const BundleMeta = z.object({
@@ -185,6 +192,10 @@ export const Report = z.object({
   source_comparison: rowsOf(
     "imported bundles: the source tool's numbers against ours (peers/sourceComparison.ts)"
   ).optional(),
+  searches: z
+    .array(SearchReport)
+    .optional()
+    .describe("load searches (load blocks of mode search), when the config has any"),
   rows: z.array(RequestRow).optional().describe("only with keepRows"),
   series: z.array(SeriesPoint).optional().describe("only with keepSeries"),
   notes: z

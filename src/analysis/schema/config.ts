@@ -172,6 +172,57 @@ export const LoadSpec = LoadBase.refine((l) => !(l.requests !== undefined && l.d
 }).transform((l) => (l.requests === undefined && l.duration_s === undefined ? {...l, requests: 100} : l));
 export type LoadSpec = z.infer<typeof LoadSpec>;
 
+/** A load search (issue 14): probes of one mode (not gamma), chosen from what was measured (docs/load-search.md). */
+export const SearchSpec = z
+  .strictObject({
+    mode: z.literal("search"),
+    over: z.enum(["concurrency", "rate", "poisson"]).describe("the load mode whose value is searched"),
+    range: z
+      .tuple([LoadBase.shape.values.element, LoadBase.shape.values.element])
+      .refine(([lo, hi]) => lo < hi, {message: "range: give [min, max] with min < max"})
+      .describe("[min, max] of the searched value (concurrency or req/s)"),
+    precision: z
+      .union([
+        z.strictObject({relative: z.number().positive().max(1).describe("stop when (fail − pass) / pass ≤ this")}),
+        z.strictObject({step: z.number().positive().describe("stop when fail − pass ≤ this")})
+      ])
+      .optional()
+      .describe("when the bisection stops (default: step 1 for concurrency, relative 0.05 for rates)"),
+    objective: z
+      .enum(["slo", "goodput"])
+      .default("slo")
+      .describe(
+        "slo = every clause of slo: at slo.percentile (TTFT, ITL, E2E) and the error rate ≤ gates.max_error_rate; goodput = the share of good requests ≥ min_goodput"
+      ),
+    min_goodput: z.number().min(0).max(1).optional().describe("objective goodput: the least share of good requests"),
+    max_probes: z.number().int().min(2).max(100).default(12).describe("most probes the search runs"),
+    requests: LoadBase.shape.requests.describe("measured requests per probe"),
+    duration_s: LoadBase.shape.duration_s.describe("measured duration per probe (replaces requests)"),
+    warmup: LoadBase.shape.warmup.describe("warmup requests per probe, excluded from metrics"),
+    seed: LoadBase.shape.seed,
+    cooldown_s: LoadBase.shape.cooldown_s.describe("pause between probes"),
+    max_concurrency: LoadBase.shape.max_concurrency,
+    grace_s: LoadBase.shape.grace_s
+  })
+  .refine((l) => !(l.requests !== undefined && l.duration_s !== undefined), {
+    message: "give either requests or duration_s, not both"
+  })
+  .refine((l) => l.objective !== "goodput" || l.min_goodput !== undefined, {
+    message: "objective goodput needs min_goodput (a fraction, e.g. 0.9)",
+    path: ["min_goodput"]
+  })
+  .transform((l) => ({
+    ...l,
+    ...(l.requests === undefined && l.duration_s === undefined ? {requests: 100} : {}),
+    precision: l.precision ?? (l.over === "concurrency" ? {step: 1} : {relative: 0.05})
+  }));
+export type SearchSpec = z.infer<typeof SearchSpec>;
+
+/** One block of `load`: fixed load points, or a search. */
+export const LoadBlock = z.union([LoadSpec, SearchSpec]);
+export type LoadBlock = z.infer<typeof LoadBlock>;
+export const isSearchBlock = (b: LoadBlock): b is SearchSpec => b.mode === "search";
+
 export const Percentile = z.enum(["p50", "p90", "p95", "p99"]);
 
 export const SloSpec = z
@@ -317,7 +368,9 @@ export const RunConfigSpec = z.strictObject({
   labels: z.record(z.string(), z.string()).default({}).describe("free labels, e.g. {parallel: '2', mtp: 'on'}"),
   target: TargetSpec,
   workload: WorkloadSpec.prefault({}),
-  load: z.union([LoadSpec, z.array(LoadSpec).min(1)]).describe("one load block or a list of them"),
+  load: z
+    .union([LoadBlock, z.array(LoadBlock).min(1)])
+    .describe("one load block or a list of them (fixed load points, or a search: mode search)"),
   slo: SloSpec.prefault({}),
   telemetry: TelemetrySpec.prefault({}),
   gates: GateSpec.prefault({}),
@@ -334,6 +387,11 @@ export type SloConfig = z.output<typeof SloSpec>;
 export type GateConfig = z.output<typeof GateSpec>;
 
 /** Normalizes the `load` field to a list. */
-export function loadBlocks(config: RunConfig): LoadSpec[] {
+export function loadBlocks(config: RunConfig): LoadBlock[] {
   return Array.isArray(config.load) ? config.load : [config.load];
 }
+
+/** The blocks of fixed load points (searches left out), and the load searches, in config order. */
+export const pointBlocks = (config: RunConfig): LoadSpec[] =>
+  loadBlocks(config).filter((b): b is LoadSpec => !isSearchBlock(b));
+export const searchBlocks = (config: RunConfig): SearchSpec[] => loadBlocks(config).filter(isSearchBlock);

@@ -68,12 +68,19 @@ type Issue = z.core.$ZodIssue;
  * complaint is a type mismatch at the union itself (object vs list) are dropped, and a branch that took
  * the input's `mode` is preferred.
  */
+/** A branch whose only complaint is the value's type (object vs list), nested unions included. */
+const typeMismatch = (b: readonly Issue[]): boolean =>
+  b.every(
+    (x) =>
+      x.path.length === 0 && (x.code === "invalid_type" || (x.code === "invalid_union" && x.errors.every(typeMismatch)))
+  );
+
 function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[]): Issue[] {
   const out: Issue[] = [];
   for (const i of issues) {
     const path = [...prefix, ...i.path];
     if (i.code === "invalid_union" && i.errors.length > 0) {
-      const branches = i.errors.filter((b) => !b.every((x) => x.code === "invalid_type" && x.path.length === 0));
+      const branches = i.errors.filter((b) => !typeMismatch(b));
       // a branch that accepted the block's `mode` (load points vs a search) is the one the input meant
       const modeOk = branches.filter((b) => !b.some((x) => x.path.length === 1 && x.path[0] === "mode"));
       const chosen = modeOk.length > 0 ? modeOk[0]! : branches.length > 0 ? branches[0]! : i.errors[0]!;

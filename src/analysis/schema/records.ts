@@ -79,7 +79,19 @@ export const ServerTimings = z
     promptMs: z.number().nullable(),
     predictedN: z.number().nullable(),
     predictedMs: z.number().nullable(),
-    cacheN: z.number().nullable()
+    cacheN: z.number().nullable(),
+    draftN: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        "llama.cpp `timings.draft_n`: tokens drafted for this response (speculative decoding); absent: not sent"
+      ),
+    draftNAccepted: z
+      .number()
+      .nullable()
+      .optional()
+      .describe("llama.cpp `timings.draft_n_accepted`: drafted tokens the target accepted; absent: not sent")
   })
   .describe("server-side timings reported in the stream (llama.cpp `timings`)");
 
