@@ -113,7 +113,15 @@ export function enhanceSelect(doc: Document): void {
             "article",
             {class: "card", "data-recommended": `${c.bundle}|${c.point}`},
             el(doc, "h3", {}, c.model ?? "—"),
-            el(doc, "p", {}, link(c), " · ", el(doc, "code", {}, c.point)),
+            el(
+              doc,
+              "p",
+              {},
+              link(c),
+              " · ",
+              el(doc, "code", {}, c.point),
+              ...(c.variant === null ? [] : [" · ", el(doc, "span", {"data-variant": c.variant.name}, c.variant.name)])
+            ),
             el(doc, "p", {}, `${c.hardware} · ${c.engine ?? "—"}`),
             el(doc, "p", {}, el(doc, "strong", {}, tput(c)), ` · ${num(c.interactivity)} tok/s/user`),
             el(

@@ -33,6 +33,8 @@ export function buildMatrix(runs: readonly MatrixRun[]): Matrix {
     c.bundles.push(r.bundle);
     for (const cand of candidatesOf(r)) {
       if (cand.verdict !== "VALID" || !["pass", "info", "warn"].includes(cand.clientHealth)) continue;
+      // an over-saturated point is never a sustained capacity
+      if (cand.overSaturated) continue;
       if (cand.throughputPerGpu === null) continue;
       if (c.best === null || cand.throughputPerGpu > c.best.throughputPerGpu!) c.best = cand;
     }

@@ -12,6 +12,10 @@ export interface Candidate {
   model: string | null;
   hardware: string;
   engine: string | null;
+  /** The configuration it measures: an experiment's variant (bundle labels `experiment` / `variant`), else null. */
+  variant: {experiment: string | null; name: string} | null;
+  /** Past what the server sustains (queueing grows, or throughput stopped growing): never a capacity to pick. */
+  overSaturated: boolean;
   verdict: Report["verdict"];
   clientHealth: string;
   nSuccess: number;
@@ -26,7 +30,7 @@ export interface Candidate {
 }
 
 type CandidateRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality"> & {
-  meta: Pick<Report["meta"], "model" | "hardware" | "engine" | "gpus">;
+  meta: Pick<Report["meta"], "model" | "hardware" | "engine" | "gpus"> & Partial<Pick<Report["meta"], "labels">>;
 };
 
 /** Candidates of one bundle, one per load point. */
@@ -35,6 +39,8 @@ export function candidatesOf(run: CandidateRun): Candidate[] {
   const gpus = run.meta.gpus;
   const noGpu = run.meta.hardware.startsWith("CPU:");
   const divisorKind = gpus !== null && gpus > 0 ? "gpu" : noGpu ? "host" : "unknown";
+  const labels = run.meta.labels ?? {};
+  const variant = labels.variant === undefined ? null : {experiment: labels.experiment ?? null, name: labels.variant};
   return run.load_points.map((p) => {
     const latency = {} as Candidate["latency"];
     const withheld = {} as Candidate["withheld"];
@@ -54,6 +60,8 @@ export function candidatesOf(run: CandidateRun): Candidate[] {
       model: run.meta.model,
       hardware: run.meta.hardware,
       engine: run.meta.engine,
+      variant,
+      overSaturated: p.saturation?.over_saturated === true,
       verdict: p.verdict,
       clientHealth,
       nSuccess: p.n_success,

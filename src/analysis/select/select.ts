@@ -36,6 +36,7 @@ export type ExclusionCode =
   | "model"
   | "hardware"
   | "verdict"
+  | "over_saturated"
   | "client_health"
   | "samples"
   | "slo_withheld"
@@ -108,6 +109,14 @@ export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
     out.push({code: "hardware", text: {en: `hardware ${c.hardware} not selected`, zh: `硬件 ${c.hardware} 未被选中`}});
   if (c.verdict !== "VALID")
     out.push({code: "verdict", text: {en: `load point verdict ${c.verdict}`, zh: `负载点结论为 ${c.verdict}`}});
+  if (c.overSaturated)
+    out.push({
+      code: "over_saturated",
+      text: {
+        en: "over-saturated: past what the server sustains (queueing grows or throughput stopped growing)",
+        zh: "已过饱和：超出服务端可持续的负载（排队持续增长或吞吐不再增长）"
+      }
+    });
   if (!["pass", "info", "warn"].includes(c.clientHealth))
     out.push({
       code: "client_health",
@@ -162,6 +171,7 @@ const REASON_SUMMARY: Record<ExclusionCode, Bilingual> = {
   model: {en: "another model", zh: "其他模型"},
   hardware: {en: "hardware not selected", zh: "硬件未被选中"},
   verdict: {en: "not VALID", zh: "结论不是有效"},
+  over_saturated: {en: "over-saturated", zh: "已过饱和"},
   client_health: {en: "client health not shown", zh: "客户端健康未证明"},
   samples: {en: "too few samples", zh: "样本太少"},
   slo_withheld: {en: "SLO percentile withheld (too few samples for it)", zh: "SLO 分位数不发布（样本不足）"},

@@ -17,6 +17,8 @@ function cand(over: Partial<Candidate> & {bundle: string}): Candidate {
     model: "m",
     hardware: "1× H100",
     engine: "vllm",
+    variant: null,
+    overSaturated: false,
     verdict: "VALID",
     clientHealth: "pass",
     nSuccess: 100,
@@ -154,5 +156,19 @@ describe("qualityRates", () => {
       ["gsm8k", "2", 1, 1, 0],
       ["needle", "1", 0, null, 1]
     ]);
+  });
+
+  it("never picks an over-saturated load point, however fast (it is not a sustained capacity)", () => {
+    const s = selectConfigs(
+      [
+        cand({bundle: "a", point: "concurrency-8", throughputPerGpu: 900, overSaturated: true}),
+        cand({bundle: "a", point: "concurrency-4", throughputPerGpu: 600, variant: {experiment: "e", name: "v1"}})
+      ],
+      k()
+    );
+    expect(s.recommended.map((r) => r.candidate.point)).toEqual(["concurrency-4"]);
+    expect(s.recommended[0]!.candidate.variant).toEqual({experiment: "e", name: "v1"});
+    const ex = s.excluded.find((e) => e.candidate.point === "concurrency-8")!;
+    expect(ex.reasons.map((r) => r.code)).toEqual(["over_saturated"]);
   });
 });
