@@ -56,6 +56,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
       await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
     });
     if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, id), built);
+    await samplers.lastScrape();
   } catch (e) {
     // a collector bug: keep what was captured on disk (unsealed: `inferscope seal` can recover it)
     c.control.stop("write_error", `collector error: ${(e as Error).message}`, 0);

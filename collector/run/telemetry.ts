@@ -13,7 +13,9 @@ const ANCHOR_EVERY_MS = 10_000;
 
 /**
  * Starts the run's samplers: client health, clock anchors every 10 s, server /metrics (when on, or auto
- * and the probe could read it) and GPU telemetry. `final` takes the last client sample.
+ * and the probe could read it) and GPU telemetry. `final` takes the last client sample; `lastScrape` one more
+ * /metrics scrape once the load has ended, so the last load point's counter deltas have an end reading
+ * (speculative-decoding counters, histogram deltas) instead of waiting for the next interval.
  */
 export function startTelemetry(
   c: RunContext,
@@ -59,9 +61,11 @@ export function startTelemetry(
       }
     })
   );
-  for (const s of serverSamplers(c, writer, probe)) list.push(s);
+  const server = serverSamplers(c, writer, probe);
+  for (const s of server.list) list.push(s);
   return {
     list,
+    lastScrape: server.lastScrape,
     final: () => {
       writer.client.append(monitor.sample(c.rel()));
       monitor.close();
@@ -69,23 +73,24 @@ export function startTelemetry(
   };
 }
 
-/** The samplers of the server's /metrics and of the GPUs, as configured. */
-function serverSamplers(c: RunContext, writer: BundleWriter, probe: ServerProbe): Sampler[] {
+/** The samplers of the server's /metrics and of the GPUs, as configured, and a one-off last scrape. */
+function serverSamplers(
+  c: RunContext,
+  writer: BundleWriter,
+  probe: ServerProbe
+): {list: Sampler[]; lastScrape: () => Promise<void>} {
   const {config, fx} = c;
   const list: Sampler[] = [];
+  let lastScrape = async (): Promise<void> => undefined;
   const interval = config.telemetry.interval_ms;
   const metrics = config.telemetry.server_metrics;
   if (metrics === "on" || (metrics === "auto" && probe.metricsOk)) {
     const url = config.target.metrics_url ?? joinUrl(serverRoot(config.target.base_url), "/metrics");
-    list.push(
-      startSampler({
-        intervalMs: interval,
-        clock: fx.clock,
-        tick: async () => {
-          writer.server.append(await scrapeOnce(fx, url, c.origin, Math.max(interval * 4, 2000), c.redact));
-        }
-      })
-    );
+    const scrape = async (): Promise<void> => {
+      writer.server.append(await scrapeOnce(fx, url, c.origin, Math.max(interval * 4, 2000), c.redact));
+    };
+    lastScrape = scrape;
+    list.push(startSampler({intervalMs: interval, clock: fx.clock, tick: scrape}));
   }
   if (config.telemetry.gpu !== "off") {
     let gone = false;
@@ -103,5 +108,5 @@ function serverSamplers(c: RunContext, writer: BundleWriter, probe: ServerProbe)
       })
     );
   }
-  return list;
+  return {list, lastScrape};
 }

@@ -32,7 +32,7 @@ describe("speculative decoding on the fake server, through collect() and the ana
     const s = await server({...SPEC, dialect: "vllm"});
     const config = testConfig(s.url, {
       workload,
-      // two points: the first is followed by scrapes for sure (the run may end before one follows the last)
+      // two points: the last one's end reading is the scrape the collector takes once the load has ended
       load: {mode: "concurrency", values: [1, 2], requests: 6, warmup: 0},
       telemetry: {gpu: "off", server_metrics: "on", interval_ms: 100}
     });
@@ -48,6 +48,9 @@ describe("speculative decoding on the fake server, through collect() and the ana
     // multi-token events: the first token, then one event per step (16): 41 / 17 tokens per event
     const tpe = p.metrics.tokens_per_event as {p50: number};
     expect(tpe.p50).toBeCloseTo(41 / 17, 12);
+    const last = report.load_points.find((x) => x.id === "concurrency-2")!.spec_decode!;
+    expect(last.acceptance_rate).toEqual({value: 0.5, source: "server_counters"});
+    expect(last.mean_acceptance_length).toEqual({value: 2.5, source: "server_counters"});
   });
 
   it("llama.cpp dialect: per-response timings draft_n / draft_n_accepted, one token per event", async () => {
