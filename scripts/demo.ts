@@ -7,17 +7,19 @@
  *   npm run demo [-- --preset tiny|small|base|tinyllama --parallel N --out DIR --serve --suite]
  *
  * --suite also runs the case suite (cases 01–11 and a GSM8K sample) after the load points.
+ * --experiment instead runs a real two-variant experiment (`inferscope experiment`): llama-server launched
+ * with speculative decoding off and on, each searched for the highest concurrency that holds the SLO
+ * (docs/experiments.md), then builds the site with the experiment's page.
  *
  * The new bundle goes to .demo/evidence/ (not tracked); --out evidence writes into the shipped evidence.
  */
 import {spawn} from "node:child_process";
-import {cpSync, mkdirSync, rmSync} from "node:fs";
+import {mkdirSync} from "node:fs";
 import {availableParallelism} from "node:os";
-import {dirname, join, resolve} from "node:path";
+import {join, resolve} from "node:path";
 import {parseArgs} from "node:util";
 
-import {globSync} from "glob";
-
+import {runDemoExperiment, siteEvidence} from "./demoExperiment.ts";
 import {collectRun, CPU_SUITE} from "./engine/collectRun.ts";
 import {ensureEngine, RANDOM_WEIGHTS_NOTE} from "./engine/engine.ts";
 import type {PresetName} from "./engine/generateModel.ts";
@@ -43,6 +45,7 @@ const {values: args} = parseArgs({
     "no-site": {type: "boolean", default: false},
     "keep-byte-tokens": {type: "boolean", default: false},
     suite: {type: "boolean", default: false},
+    experiment: {type: "boolean", default: false},
     requests: {type: "string"},
     name: {type: "string"}
   }
@@ -92,6 +95,7 @@ async function main(): Promise<number> {
   console.log(`  ${engine.info.modelPath}`);
   console.log(`  note: ${RANDOM_WEIGHTS_NOTE}`);
 
+  if (args.experiment) return experimentSteps(engine, parallel, t0);
   step(3, `server: starting llama-server on 127.0.0.1 with --parallel ${parallel}`);
   // Leave a core to the load generator: a starved client shows up as dispatch lag (gate G6).
   const threads = Math.max(1, availableParallelism() - 1);
@@ -144,15 +148,8 @@ async function main(): Promise<number> {
 
   if (args["no-site"]) return 0;
   step(5, "site: build with the new bundle next to the shipped evidence");
-  const siteEvidence = join(ROOT, ".demo", "site-evidence");
-  rmSync(siteEvidence, {recursive: true, force: true});
-  mkdirSync(siteEvidence, {recursive: true});
-  for (const src of [join(ROOT, "evidence"), resolve(ROOT, args.out!)])
-    for (const manifest of globSync("*/manifest.json", {cwd: src}).sort()) {
-      const d = dirname(manifest);
-      cpSync(join(src, d), join(siteEvidence, d), {recursive: true});
-    }
-  const built = await run("npm", ["run", "build", "--silent"], {INFERSCOPE_EVIDENCE: siteEvidence});
+  const evidence = siteEvidence([join(ROOT, "evidence"), resolve(ROOT, args.out!)]);
+  const built = await run("npm", ["run", "build", "--silent"], {INFERSCOPE_EVIDENCE: evidence});
   if (built.code !== 0) throw new Error(`site build failed (exit ${built.code})`);
   const id = bundle.split("/").pop();
   console.log(`\ndone in ${((Date.now() - t0) / 1000).toFixed(0)} s.`);
@@ -163,6 +160,39 @@ async function main(): Promise<number> {
     console.log(`  serving: ${url}runs/${id}/   (Ctrl-C to stop)`);
     await new Promise(() => undefined);
   } else console.log(`  open it: npm run preview   (or npm run demo -- --serve)`);
+  return 0;
+}
+
+/** Steps 3–5 of `--experiment`: the plan, the experiment (launch, search, teardown per variant), the site. */
+async function experimentSteps(engine: Awaited<ReturnType<typeof ensureEngine>>, parallel: number, t0: number) {
+  step(3, "experiment: llama-server with speculative decoding off, then on; a load search on each");
+  const outDir = resolve(ROOT, args.out!);
+  mkdirSync(outDir, {recursive: true});
+  const threads = Math.max(1, availableParallelism() - 1);
+  const {record, code} = await runDemoExperiment({
+    engine,
+    out: outDir,
+    parallel,
+    threads,
+    ...(args.name ? {name: args.name} : {})
+  });
+  console.log(
+    `  record: ${record} (experiment exit ${code}${code === 4 ? ": a verdict not VALID" : code === 6 ? ": a variant failed" : ""})`
+  );
+  if (code !== 0 && code !== 4) throw new Error(`the experiment failed (exit ${code}); see ${record}/experiment.json`);
+  if (args["no-site"]) return 0;
+  step(5, "site: build with the experiment's bundles and record next to the shipped evidence");
+  const evidence = siteEvidence([join(ROOT, "evidence"), outDir]);
+  const built = await run("npm", ["run", "build", "--silent"], {INFERSCOPE_EVIDENCE: evidence});
+  if (built.code !== 0) throw new Error(`site build failed (exit ${built.code})`);
+  const name = record.split("/").pop();
+  console.log(`\ndone in ${((Date.now() - t0) / 1000).toFixed(0)} s.`);
+  console.log(`  experiment: dist/experiments/${name}/index.html`);
+  if (args.serve) {
+    const {url} = await serveStatic(join(ROOT, "dist"));
+    console.log(`  serving: ${url}experiments/${name}/   (Ctrl-C to stop)`);
+    await new Promise(() => undefined);
+  } else console.log(`  open it: npm run preview   (or npm run demo -- --experiment --serve)`);
   return 0;
 }
 
