@@ -117,7 +117,7 @@ export async function experimentCommand(
     if (v.status === "start_failed" || v.status === "collect_failed") failed++;
     const verdicts: string[] = [];
     for (const b of v.bundles) {
-      const verdict = (await analyzeBundle(fsBundle(b.dir))).verdict;
+      const verdict = (await analyzeBundle(fsBundle(join(dir, b.dir)))).verdict;
       if (verdict !== "VALID") notValid++;
       verdicts.push(`${b.bundleId} ${verdict}`);
     }

@@ -1,4 +1,4 @@
-import {join} from "node:path";
+import {join, relative} from "node:path";
 
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {ExperimentPlan, ExperimentRecord, Variant, VariantRecord} from "../../src/analysis/schema/experiment.ts";
@@ -60,9 +60,9 @@ function planRedactor(plan: ExperimentPlan, env: Effects["env"]): Redactor {
 /** A variant whose bundles are all sealed is done (whatever its verdict, unless --rerun-inconclusive). */
 async function alreadyDone(o: ExperimentOptions, prev: VariantRecord | undefined): Promise<boolean> {
   if (prev === undefined || prev.status !== "collected" || prev.bundles.length < o.runs.length) return false;
-  for (const b of prev.bundles) if (!(await o.fx.files.exists(join(b.dir, "manifest.json")))) return false;
+  for (const b of prev.bundles) if (!(await o.fx.files.exists(join(o.dir, b.dir, "manifest.json")))) return false;
   if (!o.rerunInconclusive) return true;
-  for (const b of prev.bundles) if ((await o.verdict(b.dir)) === "INCONCLUSIVE") return false;
+  for (const b of prev.bundles) if ((await o.verdict(join(o.dir, b.dir))) === "INCONCLUSIVE") return false;
   return true;
 }
 
@@ -174,7 +174,8 @@ async function runVariant(
         rec.bundles.push({
           run: run.file,
           bundleId: outcome.manifest?.bundleId ?? outcome.dir.split("/").pop()!,
-          dir: outcome.dir,
+          // relative to the record's folder: the evidence folder moves (a copy for the site, another host)
+          dir: relative(o.dir, outcome.dir),
           status: outcome.status
         });
         if (outcome.interrupted || stopped()) {

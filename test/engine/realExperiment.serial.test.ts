@@ -42,7 +42,7 @@ describe.skipIf(skip)("experiment on the real llama-server: speculative decoding
       runs: [
         {
           file: "decode.yaml",
-          workload: {prompt_tokens: 32, max_tokens: 512},
+          workload: {prompt_tokens: 64, max_tokens: 512},
           load: {mode: "concurrency", values: [1], requests: 5, warmup: 1},
           extra: {slo: {percentile: "p50", ttft_ms: 5000, itl_ms: 500, e2e_ms: 120_000}, gates: {min_samples: 5}}
         }
@@ -55,7 +55,11 @@ describe.skipIf(skip)("experiment on the real llama-server: speculative decoding
       readFileSync(join(out, "evidence/experiments/real-spec/experiment.json"), "utf8")
     ) as ExperimentRecord;
     for (const v of record.variants)
-      for (const b of v.bundles) reports.set(v.name, await analyzeBundle(fsBundle(b.dir), {keepRows: true}));
+      for (const b of v.bundles)
+        reports.set(
+          v.name,
+          await analyzeBundle(fsBundle(join(out, "evidence/experiments/real-spec", b.dir)), {keepRows: true})
+        );
   }, 20 * 60_000);
 
   it("launches, collects and tears down both variants", () => {
@@ -84,12 +88,12 @@ describe.skipIf(skip)("experiment on the real llama-server: speculative decoding
   it("judges speculation slower on CPU (the draft costs as much as the target), fit to judge, TTFT labelled expected", () => {
     const cmp = compareSpec(reports.get("llama-spec-on")!, reports.get("llama-spec-off")!);
     const p = cmp.points[0]!;
-    expect(p.fit).toBe(true); // 512-token outputs, 32-token prompts
+    expect(p.fit).toBe(true); // 512-token outputs, 64-token prompts
     expect(p.reading).toBe("slower");
     expect(p.decode.relPct!).toBeLessThan(-10);
     expect(p.ttft.expected).toBe(true);
     expect(cmp.messages.map((m) => m.id)).toContain("specTotalThroughputNotUsed");
-    // about half the speed: when below the stated 0.5 it is a collapse, but never a *long-context* one at 32 tokens
+    // about half the speed: when below the stated 0.5 it is a collapse, but never a *long-context* one at 64 tokens
     const ids = p.messages.map((m) => m.id);
     expect(ids).not.toContain("specCollapse");
     if (p.collapse.collapsed) expect(ids).toContain("specCollapseShortContext");

@@ -221,7 +221,7 @@ export const VariantRecord = z.strictObject({
     z.strictObject({
       run: z.string().describe("the run config file, as the plan names it"),
       bundleId: z.string(),
-      dir: z.string(),
+      dir: z.string().describe("the bundle's folder, relative to the experiment record's folder"),
       status: z.string().describe("the bundle's sealed status (complete, interrupted, partial)")
     })
   ),

@@ -61,7 +61,9 @@ describe("inferscope experiment (process launcher, fake server)", () => {
     expect(slow!.command!.slice(-2)).toEqual(["--scenario", "default"]);
     for (const v of [fast!, slow!]) {
       expect(v.bundles).toHaveLength(1);
-      const manifest = JSON.parse(readFileSync(join(v.bundles[0]!.dir, "manifest.json"), "utf8")) as {
+      const manifest = JSON.parse(
+        readFileSync(join(dir, "evidence/experiments/grid", v.bundles[0]!.dir, "manifest.json"), "utf8")
+      ) as {
         labels: Record<string, string>;
         files: {path: string; role: string}[];
         environment: {server: {launchArgs: string[] | null}};
@@ -191,4 +193,59 @@ describe("inferscope experiment (process launcher, fake server)", () => {
     expect((await cli.exit).code).toBe(2);
     expect(cli.stderr()).toMatch(/plan\.yaml:\d+:\d+: variants\[0\]\.colour: unknown key "colour"/);
   }, 30_000);
+
+  it("--resume skips a sealed INCONCLUSIVE variant; --rerun-inconclusive runs it again", async () => {
+    const dir = temp();
+    // 6 measured requests against a 10-sample minimum: every bundle is INCONCLUSIVE
+    const config = {...runConfig(), gates: {...runConfig().gates, min_samples: 10}};
+    const plan = writePlan(
+      dir,
+      {name: "inc", variants: [{name: "a", launcher: fakeLauncher(), health: {timeout_s: 60, interval_ms: 100}}]},
+      config
+    );
+    const first = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    expect((await first.exit).code, first.stderr()).toBe(4);
+    const before = readRecord(dir, "inc")!.variants[0]!.bundles[0]!.bundleId;
+    const resumed = spawnCli(["experiment", "--plan", plan, "--resume", "--no-progress"]);
+    expect((await resumed.exit).code).toBe(4);
+    expect(resumed.stderr()).toContain("variant a: already collected (sealed), skipped");
+    expect(readRecord(dir, "inc")!.variants[0]!.bundles[0]!.bundleId).toBe(before);
+    const rerun = spawnCli(["experiment", "--plan", plan, "--resume", "--rerun-inconclusive", "--no-progress"]);
+    expect((await rerun.exit).code).toBe(4);
+    const after = readRecord(dir, "inc")!;
+    expect(after.variants[0]!.bundles[0]!.bundleId).not.toBe(before);
+    expect(after.resumes).toHaveLength(2);
+  }, 90_000);
+
+  it("an external launcher is health-checked and collected against, never stopped", async () => {
+    const dir = temp();
+    const server = spawnCli([
+      "fake-server",
+      "--port",
+      "0",
+      "--options",
+      JSON.stringify({ttftMs: 5, tokenIntervalMs: 2})
+    ]);
+    started.push(server.pid);
+    await waitFor(
+      () => /127\.0\.0\.1:\d+/.test(server.stdout() + server.stderr()),
+      30_000,
+      "the fake server's address"
+    );
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(server.stdout() + server.stderr())![0];
+    const plan = writePlan(dir, {
+      name: "ext",
+      variants: [
+        {name: "x", launcher: {kind: "external", base_url: `${url}/v1`}, health: {path: "/health", timeout_s: 30}}
+      ]
+    });
+    const cli = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    expect([0, 4], cli.stderr()).toContain((await cli.exit).code);
+    const v = readRecord(dir, "ext")!.variants[0]!;
+    expect([v.status, v.launcher, v.baseUrl, v.command]).toEqual(["collected", "external", url, null]);
+    expect(v.teardown).toEqual([{step: "external server: left running", ok: true, detail: null}]);
+    expect(alive(server.pid)).toBe(true);
+    server.kill("SIGTERM");
+    await server.exit;
+  }, 60_000);
 });
