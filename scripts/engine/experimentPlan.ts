@@ -88,6 +88,9 @@ function runConfig(o: EngineExperimentOptions, r: EngineExperimentOptions["runs"
     load: r.load,
     slo: {percentile: "p95", e2e_ms: 120_000, ...(o.slo ?? {ttft_ms: 1000, itl_ms: 100})},
     telemetry: {server_metrics: "auto", gpu: "off", interval_ms: 500},
+    // the start of each llama.cpp chunk and its `choices` (what classification reads) fit in 128 bytes, and
+    // keep an experiment's bundles small enough to ship in git
+    output: {payload_bytes: 128},
     ...r.extra
   };
 }

@@ -4,7 +4,7 @@
  * the pure core, and fails the build with the complete list of problems (file:line) when a bundle is
  * invalid.
  */
-import {existsSync, readdirSync} from "node:fs";
+import {closeSync, existsSync, fstatSync, openSync, readdirSync, readSync} from "node:fs";
 import {join} from "node:path";
 
 import {formatIssue, readAndAnalyze, type Manifest, type Report, type RunConfig} from "../analysis/index.ts";
@@ -25,6 +25,27 @@ export interface LoadedBundle {
   signature: SignatureStatus & {signersFile: string | null};
   /** Raw files not published with the site, and why (see withheld.ts). */
   withheld: Map<string, WithheldReason>;
+  /** The last lines of the launched server's log (`server.log`, an experiment's attachment), or null. */
+  serverLog: string | null;
+}
+
+/** Bytes of server.log read for the audit page (its tail; the whole file is published beside it). */
+const SERVER_LOG_TAIL_BYTES = 64 * 1024;
+
+function serverLogTail(dir: string): string | null {
+  const path = join(dir, "server.log");
+  if (!existsSync(path)) return null;
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, SERVER_LOG_TAIL_BYTES);
+    const buf = Buffer.alloc(length);
+    readSync(fd, buf, 0, length, size - length);
+    const text = buf.toString("utf8");
+    return size > length ? text.slice(text.indexOf("\n") + 1) : text;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Bundle folders: every direct subfolder of the evidence folder holding a manifest.json (schema/ and others are skipped). */
@@ -50,7 +71,8 @@ export async function loadBundleDir(dir: string): Promise<LoadedBundle> {
     manifest,
     config,
     signature: bundleSignature(dir),
-    withheld: withheldFiles(dir)
+    withheld: withheldFiles(dir),
+    serverLog: serverLogTail(dir)
   };
 }
 

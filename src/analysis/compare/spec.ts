@@ -206,7 +206,7 @@ function pointVerdict(id: string, on: SpecRun, off: SpecRun, offRepeat: SpecRun 
       msg(prompt !== null && prompt > SPEC_RULES.maxShortPromptTokens ? "specCollapse" : "specCollapseShortContext", {
         ...decodeParams,
         prompt: prompt ?? "?",
-        ratio: round(ratio!, 2),
+        ratio: round(ratio!, 3), // 0.498 must not read as 0.5
         threshold: SPEC_RULES.collapseRatio
       })
     );

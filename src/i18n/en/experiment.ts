@@ -1,6 +1,10 @@
 /** English strings of the experiment pages (src/pages/[...lang]/experiments/). */
 export const enExperiment = {
   navExperiments: "Experiments",
+  findingsNotACapacity: "never read as a sustained capacity",
+  auditServerLog: "Server log",
+  auditServerLogNote:
+    "The launched server's stdout and stderr as the experiment captured them (secrets redacted, digested by the manifest as server.log); its last 64 KiB are shown, the whole file is in the list above.",
   methodologySearch: "Load search and over-saturation",
   methodologySearchProbes:
     "A load block of mode search finds the highest concurrency or arrival rate at which the SLO holds (every clause at slo.percentile, and the error rate within gates.max_error_rate; or goodput ≥ min_goodput). Each probe is an ordinary load point with its own raw evidence and gates; the collector grows the load ×2 from the range's minimum until a probe fails, then bisects to the stated precision, and notes why it chose each probe. The analyzer recomputes the answer from the probes' requests alone, with the same judge. A probe below its percentile's sample floor is not evaluable, never a pass.",
@@ -46,6 +50,8 @@ export const enExperiment = {
   expInterval: "95 % interval",
   expAnswerHolds:
     "the SLO holds up to {pass} and fails at {fail}; the fit of the margins crosses the limit at {estimate}",
+  expAnswerHoldsSaturated:
+    "the SLO holds up to {pass}; at {fail} its clauses still hold but the point is over-saturated (not a sustained capacity), so the answer is {pass} (fit crossing {estimate})",
   expAnswerNoAnswer: "no probe could be judged: no answer",
   expClientBoundAt:
     "client health (G6) is {status} at the failing probe {probe}: the failure may be the client's own ceiling, so the answer is a lower bound",

@@ -3,6 +3,10 @@ import type {enExperiment} from "../en/experiment.ts";
 /** 实验页面的中文文本（src/pages/[...lang]/experiments/）。 */
 export const zhExperiment: Record<keyof typeof enExperiment, string> = {
   navExperiments: "实验",
+  findingsNotACapacity: "绝不视为可持续容量",
+  auditServerLog: "服务日志",
+  auditServerLogNote:
+    "实验采集的被启动服务的 stdout 与 stderr（已脱敏，作为 server.log 由清单记录摘要）；此处显示最后 64 KiB，完整文件见上方列表。",
   methodologySearch: "负载搜索与过饱和",
   methodologySearchProbes:
     "模式为 search 的负载块寻找满足 SLO 的最高并发或到达率（slo.percentile 下的每一条款成立、错误率不超过 gates.max_error_rate；或 goodput ≥ min_goodput）。每个探测点都是普通负载点，有自己的原始证据与校验门；采集器从范围下限起按 ×2 加压直到某个探测点不满足，再二分到指定精度，并记录每次选择的理由。分析器只用各探测点的请求、以同一判定函数重新计算答案。样本数低于该分位数下限的探测点为“无法评估”，绝不算满足。",
@@ -47,6 +51,8 @@ export const zhExperiment: Record<keyof typeof enExperiment, string> = {
   expAnswer: "答案",
   expInterval: "95% 区间",
   expAnswerHolds: "SLO 在 {pass} 及以下成立，在 {fail} 不成立；余量拟合在 {estimate} 处越过上限",
+  expAnswerHoldsSaturated:
+    "SLO 在 {pass} 及以下成立；在 {fail} 各条款虽仍成立，但该点已过饱和（并非可持续容量），因此答案为 {pass}（拟合交点 {estimate}）",
   expAnswerNoAnswer: "没有可评估的探测点：无答案",
   expClientBoundAt:
     "失败的探测点 {probe} 的客户端健康（G6）为 {status}：失败可能源于客户端自身的上限，因此答案只是下界",
