@@ -28,7 +28,7 @@ export const CHROMIUM_ARGS = [
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
-/** Copies every bundle folder of evidence/ (and groups.yaml) into `to`. */
+/** Copies every bundle folder of evidence/ (and groups.yaml, and the experiment records) into `to`. */
 export function copyRepoEvidence(to: string): string[] {
   const from = join(ROOT, "evidence");
   mkdirSync(to, {recursive: true});
@@ -39,6 +39,8 @@ export function copyRepoEvidence(to: string): string[] {
       ids.push(d.name);
     }
   if (existsSync(join(from, "groups.yaml"))) cpSync(join(from, "groups.yaml"), join(to, "groups.yaml"));
+  if (existsSync(join(from, "experiments")))
+    cpSync(join(from, "experiments"), join(to, "experiments"), {recursive: true});
   return ids;
 }
 

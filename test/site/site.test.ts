@@ -4,7 +4,7 @@
  * files and in Debian's Chromium (skipped, with a message, where /usr/bin/chromium is absent).
  */
 import {createHash} from "node:crypto";
-import {existsSync, readFileSync, rmSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync, rmSync} from "node:fs";
 import type {Server} from "node:http";
 import {join} from "node:path";
 import {gzipSync} from "node:zlib";
@@ -13,10 +13,19 @@ import {parseHTML} from "linkedom";
 import {chromium, type BrowserContext, type Page} from "playwright-core";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
-import {analyzeBundle, formatNumber, isSummary, type Report} from "../../src/analysis/index.ts";
+import {
+  analyzeBundle,
+  compareSpec,
+  experimentView,
+  formatNumber,
+  isSummary,
+  type ExperimentRecord,
+  type Report
+} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {
   addGroups,
+  ROOT,
   buildSite,
   CHROMIUM,
   CHROMIUM_ARGS,
@@ -150,6 +159,46 @@ describe("static build under a sub-path", () => {
       .map((p) => ({p, kb: (gzipSync(readFileSync(file(p)!)).length + css) / 1024}));
     for (const s of sizes) expect(s.kb, s.p).toBeLessThanOrEqual(200);
     console.log(`report pages: largest ${Math.max(...sizes.map((s) => s.kb)).toFixed(1)} KB gzip (HTML + CSS)`);
+  });
+
+  it("builds a page per shipped experiment: sealed, each variant's status, each search answer and spec reading as the analyzer gives them", () => {
+    const root = join(ROOT, "evidence", "experiments");
+    const names = readdirSync(root).filter((n) => existsSync(join(root, n, "experiment.json")));
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      const record = JSON.parse(readFileSync(join(root, name, "experiment.json"), "utf8")) as ExperimentRecord;
+      for (const lang of ["", "zh/"]) {
+        const d = doc(`${BASE}${lang}experiments/${name}/`);
+        expect(d.querySelector("[data-seal]")!.getAttribute("data-seal")).toBe("sealed");
+        for (const v of record.variants)
+          expect(d.querySelector(`tr[data-variant="${v.name}"]`)!.getAttribute("data-status")).toBe(v.status);
+        for (const v of record.variants)
+          for (const b of v.bundles)
+            for (const s of reports.get(b.bundleId)!.searches ?? []) {
+              const section = [...d.querySelectorAll(`section.search[data-variant="${v.name}"]`)];
+              const answers = section.map((x) => x.querySelector("[data-answer]")!.getAttribute("data-answer"));
+              expect(answers).toContain(String(s.answer.highest_pass ?? ""));
+            }
+        for (const pair of experimentView(record).specPairs) {
+          const on = record.variants.find((v) => v.name === pair.on)!;
+          const off = record.variants.find((v) => v.name === pair.off)!;
+          const sections = [...d.querySelectorAll(`section.spec[data-on="${pair.on}"][data-off="${pair.off}"]`)];
+          expect(sections).toHaveLength(on.bundles.length);
+          on.bundles.forEach((b, i) => {
+            const cmp = compareSpec(reports.get(b.bundleId)!, reports.get(off.bundles[i]!.bundleId)!);
+            const readings = [...sections[i]!.querySelectorAll("tr[data-reading]")].map((r) =>
+              r.getAttribute("data-reading")
+            );
+            expect(readings).toEqual(cmp.points.map((p) => p.reading));
+          });
+        }
+      }
+      // the server's log reaches the audit page of each bundle it was attached to
+      const b = record.variants.find((v) => v.bundles.length > 0)!.bundles[0]!;
+      const log = readFileSync(join(ROOT, "evidence", b.bundleId, "server.log"), "utf8");
+      const shown = doc(`${BASE}audit/${b.bundleId}/`).querySelector("[data-server-log]")!.textContent!;
+      expect(log.endsWith(shown.slice(-2000))).toBe(true);
+    }
   });
 
   it("refuses side-by-side numbers on a group that is not comparable", () => {
