@@ -5,6 +5,7 @@ import {join} from "node:path";
 import {afterEach, describe, expect, it} from "vitest";
 
 import {stopContainer} from "../../../collector/launch/docker.ts";
+import {teardownLeftovers} from "../../../collector/launch/state.ts";
 import {defaultEffects} from "../../../collector/effects.ts";
 import {spawnCli, tempDir, waitFor} from "../helpers.ts";
 import {writeFakeDocker} from "./fakeDocker.ts";
@@ -129,5 +130,38 @@ describe("docker launcher (a fake docker that records its calls)", () => {
     }
     // SIGKILLed: gone once the orphan is reaped
     await waitFor(() => !alive(back.pid), 5000, `pid ${back.pid} gone`);
+  }, 30_000);
+
+  it("a container a killed run left behind (named in state.json) is torn down before anything else runs", async () => {
+    const t = tempDir("inferscope-docker-");
+    dirs.push(t);
+    const state = join(t.dir, "docker-state");
+    mkdirSync(state);
+    writeFileSync(join(state, "calls.jsonl"), "");
+    const docker = writeFakeDocker(t.dir);
+    const env = {...process.env, FAKE_DOCKER_DIR: state};
+    execFileSync(
+      docker,
+      ["run", "--detach", "--name", "left-1", "--restart", "unless-stopped", "--publish", "127.0.0.1:1:8000", "img"],
+      {env}
+    );
+    const pid = (JSON.parse(readFileSync(join(state, "left-1.json"), "utf8")) as {pid: number}).pid;
+    const exp = join(t.dir, "exp");
+    mkdirSync(exp);
+    writeFileSync(
+      join(exp, "state.json"),
+      JSON.stringify({live: [{kind: "docker", variant: "v", container: "left-1", docker}]})
+    );
+    process.env.FAKE_DOCKER_DIR = state;
+    try {
+      const steps = await teardownLeftovers(defaultEffects(), exp);
+      expect(steps.map((s) => s.ok)).toEqual([true, true, true, true]);
+      expect(steps[0]!.step).toBe("docker update --restart=no left-1");
+    } finally {
+      delete process.env.FAKE_DOCKER_DIR;
+    }
+    expect(existsSync(join(exp, "state.json"))).toBe(false);
+    expect(existsSync(join(state, "left-1.json"))).toBe(false);
+    await waitFor(() => !alive(pid), 5000, `pid ${pid} gone`);
   }, 30_000);
 });

@@ -248,4 +248,44 @@ describe("inferscope experiment (process launcher, fake server)", () => {
     server.kill("SIGTERM");
     await server.exit;
   }, 60_000);
+
+  it("a collection that fails (the server stops listening once ready) is recorded, and the server is still torn down", async () => {
+    const dir = temp();
+    // answers the readiness checks, then stops listening but stays alive: collect() finds it unreachable
+    const script = [
+      'const http = require("http");',
+      "const s = http.createServer((q, r) => {",
+      '  const send = (c, b) => { r.writeHead(c, {"content-type": "application/json"}); r.end(JSON.stringify(b)); };',
+      '  if (q.url === "/health") return send(200, {status: "ok"});',
+      '  if (q.url === "/v1/models") return send(200, {data: [{id: "fake-model"}]});',
+      '  if (q.url.startsWith("/v1/chat")) {',
+      '    send(200, {choices: [{message: {content: "x"}}]});',
+      '    r.on("finish", () => { s.close(); s.closeAllConnections(); console.log("stopped listening"); });',
+      "    return;",
+      "  }",
+      "  send(404, {});",
+      "});",
+      's.listen(Number(process.argv[1]), "127.0.0.1");',
+      "setInterval(() => {}, 1000);"
+    ].join("\n");
+    const plan = writePlan(dir, {
+      name: "cf",
+      variants: [
+        {
+          name: "deaf",
+          launcher: {kind: "process", command: [process.execPath, "-e", script, "{port}"], stop_grace_s: 5},
+          health: {timeout_s: 30, interval_ms: 100}
+        }
+      ]
+    });
+    const cli = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    expect((await cli.exit).code, cli.stderr()).toBe(6);
+    const v = readRecord(dir, "cf")!.variants[0]!;
+    expect(v.status).toBe("collect_failed");
+    expect(v.reason).toMatch(/target unreachable/);
+    expect(v.logTail).toContain("stopped listening");
+    const pids = teardownPids(readRecord(dir, "cf")!);
+    expect(v.teardown.find((s) => s.step.startsWith("SIGTERM process group"))?.ok).toBe(true);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+  }, 60_000);
 });
