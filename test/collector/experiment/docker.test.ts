@@ -1,5 +1,5 @@
 import {execFileSync} from "node:child_process";
-import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {afterEach, describe, expect, it} from "vitest";
@@ -95,6 +95,17 @@ describe("docker launcher (a fake docker that records its calls)", () => {
     // the token passed with --env never reaches the record
     expect(JSON.stringify(record)).not.toContain("hf_secretsecret123");
     expect(v.command!.join(" ")).toContain("HF_TOKEN=[REDACTED]");
+    // the server printed it in its log (as servers print their configuration) …
+    expect(readFileSync(join(t.dir, "evidence/experiments/dock", v.logFile!), "utf8")).toMatch(
+      /env HF_TOKEN=\[REDACTED:[0-9a-f]{8}\]/
+    );
+    // … but it reaches no file of the bundle (config, manifest, server log) or of the experiment's folder
+    const bundleDir = join(t.dir, "evidence/experiments/dock", v.bundles[0]!.dir);
+    const exp = join(t.dir, "evidence/experiments/dock");
+    for (const d of [bundleDir, exp, join(exp, "logs")])
+      for (const f of readdirSync(d).filter((x) => !x.includes("logs") || d.endsWith("logs")))
+        if (!statSync(join(d, f)).isDirectory())
+          expect(readFileSync(join(d, f), "utf8"), `${d}/${f}`).not.toContain("hf_secretsecret123");
   }, 90_000);
 
   it("the emulation is not toothless: stopping without disabling the restart policy brings the server back", async () => {
