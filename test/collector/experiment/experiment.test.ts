@@ -9,13 +9,15 @@ import {alive, fakeLauncher, livePid, readRecord, runConfig, teardownPids, write
 const dirs: {cleanup(): void}[] = [];
 const started: number[] = [];
 afterEach(() => {
-  // a failed test must not leave a server behind: only the groups this test saw started are signalled
+  // a failed test must not leave a server behind: only the processes (and the groups of the launched servers)
+  // this test saw started are signalled, by their PID
   for (const pid of started.splice(0))
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // gone
-    }
+    for (const target of [-pid, pid])
+      try {
+        process.kill(target, "SIGKILL");
+      } catch {
+        // gone, or not a group leader
+      }
   for (const d of dirs.splice(0)) d.cleanup();
 });
 const temp = () => {
