@@ -152,3 +152,47 @@ describe("experimentView", () => {
     expect(v.failures.map((f) => f.name)).toEqual(["b", "ext"]);
   });
 });
+
+describe("experimentView on launched variants", () => {
+  const launched = (name: string, params: Record<string, string>, command: string[] | null, baseUrl: string | null) =>
+    variant(name, {params, command, baseUrl});
+
+  it("diffs launch commands without the ports and container names the experiment assigned", () => {
+    const v = experimentView(
+      record([
+        launched("a-spec-off", {spec: "off"}, ["srv", "--port", "9001", "-m", "/m"], "http://127.0.0.1:9001"),
+        launched(
+          "a-spec-on",
+          {spec: "on"},
+          ["srv", "--port", "9002", "-m", "/m", "--spec-type", "x"],
+          "http://127.0.0.1:9002"
+        ),
+        launched(
+          "d",
+          {},
+          ["docker", "run", "--name", "inferscope-e-d-abc123", "--label", "inferscope.variant=d", "img"],
+          null
+        )
+      ])
+    );
+    expect(plannedCommand(v.variants[0]!.record)).toEqual(["srv", "--port", "{port}", "-m", "/m"]);
+    expect(plannedCommand(v.variants[2]!.record)).toEqual(["docker", "run", "--name", "{container}", "img"]);
+    expect(v.variants[1]!.ownArgs).toContain("--spec-type x");
+    expect(v.variants[0]!.ownArgs).toContain("(no --spec-type)");
+    expect(v.variants[0]!.ownArgs).toContain("--port {port}");
+  });
+
+  it("pairs spec on with its off twin (and off-repeat) when every other parameter is equal", () => {
+    const r = record([
+      launched("p1-off", {"--parallel": "1", mtp: "off"}, null, null),
+      launched("p1-on", {"--parallel": "1", mtp: "on"}, null, null),
+      launched("p2-off", {"--parallel": "2", mtp: "off"}, null, null),
+      launched("p2-on", {"--parallel": "2", mtp: "on"}, null, null),
+      launched("p2-off-repeat", {"--parallel": "2", mtp: "off-repeat"}, null, null)
+    ]);
+    expect(experimentView(r).specPairs).toEqual([
+      {param: "mtp", on: "p1-on", off: "p1-off", offRepeat: null},
+      {param: "mtp", on: "p2-on", off: "p2-off", offRepeat: "p2-off-repeat"}
+    ]);
+  });
+});

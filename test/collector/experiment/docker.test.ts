@@ -37,13 +37,19 @@ const calls = (dir: string): string[][] =>
     .split("\n")
     .map((l) => JSON.parse(l) as string[]);
 
+/** A temp folder with the fake docker and its (empty) state folder, removed after the test. */
+function dockerSandbox() {
+  const t = tempDir("inferscope-docker-");
+  dirs.push(t);
+  const state = join(t.dir, "docker-state");
+  mkdirSync(state);
+  writeFileSync(join(state, "calls.jsonl"), "");
+  return {t, state, docker: writeFakeDocker(t.dir)};
+}
+
 describe("docker launcher (a fake docker that records its calls)", () => {
   it("runs the container on 127.0.0.1 with the GPU selection, collects, and tears down restart policy first", async () => {
-    const t = tempDir("inferscope-docker-");
-    dirs.push(t);
-    mkdirSync(join(t.dir, "docker-state"));
-    writeFileSync(join(t.dir, "docker-state", "calls.jsonl"), "");
-    const docker = writeFakeDocker(t.dir);
+    const {t, docker} = dockerSandbox();
     const plan = writePlan(t.dir, {
       name: "dock",
       variants: [
@@ -109,12 +115,7 @@ describe("docker launcher (a fake docker that records its calls)", () => {
   }, 90_000);
 
   it("the emulation is not toothless: stopping without disabling the restart policy brings the server back", async () => {
-    const t = tempDir("inferscope-docker-");
-    dirs.push(t);
-    const state = join(t.dir, "docker-state");
-    mkdirSync(state);
-    writeFileSync(join(state, "calls.jsonl"), "");
-    const docker = writeFakeDocker(t.dir);
+    const {state, docker} = dockerSandbox();
     const fx = defaultEffects({env: {...process.env, FAKE_DOCKER_DIR: state}});
     const env = {...process.env, FAKE_DOCKER_DIR: state};
     execFileSync(
@@ -144,12 +145,7 @@ describe("docker launcher (a fake docker that records its calls)", () => {
   }, 30_000);
 
   it("a container a killed run left behind (named in state.json) is torn down before anything else runs", async () => {
-    const t = tempDir("inferscope-docker-");
-    dirs.push(t);
-    const state = join(t.dir, "docker-state");
-    mkdirSync(state);
-    writeFileSync(join(state, "calls.jsonl"), "");
-    const docker = writeFakeDocker(t.dir);
+    const {t, state, docker} = dockerSandbox();
     const env = {...process.env, FAKE_DOCKER_DIR: state};
     execFileSync(
       docker,
