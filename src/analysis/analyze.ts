@@ -2,6 +2,8 @@ import {BundleAccumulator} from "./accumulate/bundle.ts";
 import {POINT_REDUCERS} from "./gates/facts.ts";
 import {GATES} from "./gates/registry.ts";
 import {evaluateGates} from "./gates/verdict.ts";
+import type {HardwareData} from "./hardware/data.ts";
+import {hardwareBlock} from "./hardware/block.ts";
 import {readHeader, readRecords} from "./ingest/readBundle.ts";
 import type {BundleSource} from "./ingest/source.ts";
 import {addDetail, assembleReport, gateContext} from "./report/assemble.ts";
@@ -15,6 +17,8 @@ export interface AnalyzeOptions {
   keepRows?: boolean;
   /** Keep telemetry series (charts). */
   keepSeries?: boolean;
+  /** The GPU catalogue, engine matrix and prices: with them the Report carries its hardware block (fit, roofline, cost, energy). */
+  hardware?: HardwareData;
 }
 
 /** A bundle's Report with the manifest and config the analysis read, parsed once from the bytes it digested. */
@@ -44,7 +48,9 @@ export async function readAndAnalyze(source: BundleSource, options: AnalyzeOptio
   const header = await readHeader(source, issues);
 
   // 2. accumulate: every data file streamed through its schema into per-point facts, the ledger, the client log
-  const accumulator = new BundleAccumulator(header, POINT_REDUCERS, detail, issues);
+  // the hardware block reads the raw scrapes and power samples (kept as series), whether or not the report shows them
+  const keep = {...detail, keepSeries: detail.keepSeries || options.hardware !== undefined};
+  const accumulator = new BundleAccumulator(header, POINT_REDUCERS, keep, issues);
   const files = await readRecords(source, header, accumulator.visitors(), issues);
   const facts = accumulator.finish();
 
@@ -56,5 +62,15 @@ export async function readAndAnalyze(source: BundleSource, options: AnalyzeOptio
   // 4. report: metrics summarised per point, verdicts, files, issues (rows and series when asked for)
   const report = assembleReport(source.id, read, facts, ctx, gates, issues);
   addDetail(report, facts, detail);
+  if (options.hardware !== undefined)
+    report.hardware = hardwareBlock({
+      manifest: header.manifest,
+      config: header.parsedConfig,
+      points: ctx.points,
+      reports: report.load_points,
+      scrapes: facts.scrapes,
+      gpuSamples: facts.gpuSamples,
+      data: options.hardware
+    });
   return {report, manifest: header.manifest, config: header.parsedConfig};
 }

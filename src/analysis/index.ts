@@ -122,3 +122,4 @@ export {
   THROUGHPUT_SHARE,
   TREND_Z
 } from "./search/index.ts";
+export * from "./hardware/index.ts";

@@ -9,11 +9,15 @@ import {join} from "node:path";
 
 import {formatIssue, readAndAnalyze, type Manifest, type Report, type RunConfig} from "../analysis/index.ts";
 import {fsBundle} from "../io/fsBundle.ts";
+import {readHardwareData} from "../io/hardware.ts";
 import {bundleSignature, type SignatureStatus} from "../io/signature.ts";
 import {buildOptions} from "../site/buildOptions.ts";
 import {withheldFiles, type WithheldReason} from "./withheld.ts";
 
 export const EVIDENCE_DIR = buildOptions().evidenceDir;
+
+/** The GPU catalogue, engine matrix and prices (configs/hardware, and the build's INFERSCOPE_PRICES), read once. */
+export const HARDWARE = readHardwareData(undefined, buildOptions().pricesFile);
 
 export interface LoadedBundle {
   dir: string;
@@ -64,7 +68,11 @@ export function bundleDirs(root = EVIDENCE_DIR): string[] {
  * The manifest and config shown on the pages are the ones the analyzer parsed from the text it read and digested.
  */
 export async function loadBundleDir(dir: string): Promise<LoadedBundle> {
-  const {report, manifest, config} = await readAndAnalyze(fsBundle(dir), {keepRows: true, keepSeries: true});
+  const {report, manifest, config} = await readAndAnalyze(fsBundle(dir), {
+    keepRows: true,
+    keepSeries: true,
+    hardware: HARDWARE
+  });
   return {
     dir,
     report,

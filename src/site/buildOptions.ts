@@ -7,6 +7,8 @@
  *   INFERSCOPE_EVIDENCE    the evidence folder (default evidence/)
  *   INFERSCOPE_BUNDLES     exact bundle folders, path-delimiter separated (no groups.yaml then)
  *   INFERSCOPE_STANDALONE  en or zh: one self-contained report page in that language
+ *   INFERSCOPE_PRICES      your own prices (a YAML file of `prices: [{gpu, kind, usd_per_gpu_hour}]`): they
+ *                          override the shipped price table (configs/hardware/prices.yaml)
  *   BASE_PATH, SITE_URL    where the site is served (GitHub Pages: BASE_PATH=/<repo>/)
  */
 import {delimiter, resolve} from "node:path";
@@ -21,6 +23,8 @@ export interface BuildOptions {
   bundles: string[] | null;
   /** `inferscope report`: one page in one language, inline CSS, no site links. */
   standalone: {lang: StandaloneLang} | null;
+  /** A price file that overrides the shipped table (absolute), or null. */
+  pricesFile: string | null;
   base: string;
   siteUrl: string | undefined;
 }
@@ -47,6 +51,7 @@ export function buildOptions(env: Env = process.env): BuildOptions {
           .map((d) => resolve(d))
       : null,
     standalone: standalone ? {lang: STANDALONE_LANGS.find((l) => l === standalone) ?? "en"} : null,
+    pricesFile: env.INFERSCOPE_PRICES ? resolve(env.INFERSCOPE_PRICES) : null,
     base: env.BASE_PATH ?? "/",
     siteUrl: env.SITE_URL
   };

@@ -2,6 +2,7 @@ import {z} from "zod";
 
 import {FAILURE_CLASSES} from "../derive/outcome.ts";
 import {GateResult} from "../gates/types.ts";
+import {HardwareReport} from "../hardware/schema.ts";
 import {FileCheck} from "../ingest/readBundle.ts";
 import {SpecDecodeBlock} from "../metrics/specBlock.ts";
 import {BundleStatus, Provenance} from "../schema/manifest.ts";
@@ -196,6 +197,9 @@ export const Report = z.object({
     .array(SearchReport)
     .optional()
     .describe("load searches (load blocks of mode search), when the config has any"),
+  hardware: HardwareReport.optional().describe(
+    "host as measured, model facts, memory fit, decode roofline, cost and energy per point (when the analysis is given the hardware data)"
+  ),
   rows: z.array(RequestRow).optional().describe("only with keepRows"),
   series: z.array(SeriesPoint).optional().describe("only with keepSeries"),
   notes: z

@@ -1,5 +1,7 @@
 import {z} from "zod";
 
+import {HardwareSpec} from "./hardware.ts";
+
 /**
  * The run configuration, as written by a user (YAML) and as resolved into a bundle
  * (`config.resolved.yaml`, every default filled in). Unknown keys are rejected everywhere.
@@ -379,7 +381,8 @@ export const RunConfigSpec = z.strictObject({
     .array(z.string())
     .optional()
     .describe("cases to run after the load points: case ids (case_01_generation … case_11_instruction, gsm8k) or all"),
-  suite_options: SuiteOptionsSpec.optional().describe("options of the case suite (defaults filled in when suites run)")
+  suite_options: SuiteOptionsSpec.optional().describe("options of the case suite (defaults filled in when suites run)"),
+  hardware: HardwareSpec.optional().describe("model facts and prices the collector cannot read (issue 15)")
 });
 export type RunConfigSpec = z.input<typeof RunConfigSpec>;
 export type RunConfig = z.output<typeof RunConfigSpec>;

@@ -40,8 +40,55 @@ export const GpuInfo = z.strictObject({
   uuid: z.string().nullable(),
   memoryTotalMiB: z.number().nullable(),
   powerLimitW: z.number().nullable(),
-  computeCapability: z.string().nullable()
+  computeCapability: z.string().nullable(),
+  vendor: z.enum(["nvidia", "amd"]).optional().describe("absent in bundles before issue 15: nvidia"),
+  clocks: z
+    .strictObject({
+      smMHz: z.number().nullable(),
+      memMHz: z.number().nullable(),
+      smMaxMHz: z.number().nullable(),
+      memMaxMHz: z.number().nullable()
+    })
+    .optional()
+    .describe("clocks at the fingerprint and their maxima, MHz, as the tool printed them"),
+  pcie: z.strictObject({generation: z.number().nullable(), width: z.number().nullable()}).optional(),
+  powerMaxW: z.number().nullable().optional().describe("the largest power limit the board allows, W")
 });
+
+/** Host memory bandwidth as the fingerprint measured it: raw timings of parallel copies, the analyzer derives GB/s. */
+export const MemoryBandwidthProbe = z.strictObject({
+  method: z.literal("parallel-copy").describe("each worker thread copies its own buffer (a read and a write per byte)"),
+  threads: NonNegInt.describe("worker threads copying at once"),
+  bufferBytes: NonNegInt.describe("bytes each thread copies per pass"),
+  trials: z
+    .array(z.strictObject({bytesMoved: NonNegInt.describe("read + written, all threads"), ns: NonNegInt}))
+    .describe("one entry per timed pass of all threads together (wall time from the first start to the last end)"),
+  error: z.string().nullable().describe("why it could not be measured (then trials is empty)")
+});
+export type MemoryBandwidthProbe = z.infer<typeof MemoryBandwidthProbe>;
+
+const GgufScalarValue = z.union([z.string(), z.number(), z.boolean()]);
+
+/** What the model file says about itself, read from its header at the fingerprint (never the weights). */
+export const ModelFileFacts = z.strictObject({
+  format: z.literal("gguf"),
+  path: z.string().describe("the file read (from the server's /props model_path or the run config)"),
+  fileBytes: NonNegInt,
+  tensorDataBytes: NonNegInt.nullable().describe("file size minus the header: the weights as stored"),
+  metadata: z
+    .record(z.string(), GgufScalarValue)
+    .describe("the header's scalar key/values (arrays are summarized as '<array of N type>')"),
+  tensorTypes: z
+    .record(z.string(), z.strictObject({tensors: NonNegInt, elements: NonNegInt}))
+    .describe("tensors and elements per ggml type")
+});
+export type ModelFileFacts = z.infer<typeof ModelFileFacts>;
+
+export const ModelProbe = z.strictObject({
+  file: ModelFileFacts.nullable(),
+  reason: z.string().nullable().describe("why the file was not read (remote server, no path, unreadable)")
+});
+export type ModelProbe = z.infer<typeof ModelProbe>;
 
 export const Availability = z.strictObject({
   available: z.boolean(),
@@ -56,13 +103,20 @@ export const Environment = z
       cpuModel: z.string().nullable(),
       cpuCount: NonNegInt.nullable(),
       memoryBytes: NonNegInt.nullable(),
-      hostname: z.string().nullable().describe("host name (may be replaced by a label)")
+      hostname: z.string().nullable().describe("host name (may be replaced by a label)"),
+      memoryBandwidth: MemoryBandwidthProbe.optional().describe("absent before issue 15")
     }),
     gpu: Availability.extend({
       devices: z.array(GpuInfo),
       driverVersion: z.string().nullable(),
       cudaVersion: z.string().nullable(),
-      topology: z.string().nullable().describe("raw `nvidia-smi topo -m` output")
+      topology: z.string().nullable().describe("raw `nvidia-smi topo -m` output"),
+      tool: z.enum(["nvidia-smi", "amd-smi", "rocm-smi"]).nullable().optional().describe("which tool listed the GPUs"),
+      p2p: z
+        .strictObject({raw: z.string().nullable(), error: z.string().nullable()})
+        .optional()
+        .describe("raw `nvidia-smi topo -p2p r` (peer-to-peer read status per GPU pair)"),
+      raw: z.string().nullable().optional().describe("the AMD tool's raw JSON answer, when it listed the GPUs")
     }),
     server: z.strictObject({
       baseUrl: z.string().nullable().describe("base URL with credentials and query tokens redacted"),
@@ -77,6 +131,7 @@ export const Environment = z
         .record(z.string(), z.unknown())
         .describe("probed capabilities: streaming, usage in stream, /metrics…")
     }),
+    model: ModelProbe.optional().describe("the model file's header facts; absent before issue 15"),
     runtime: z.strictObject({
       node: z.string().nullable(),
       platform: z.string().nullable()

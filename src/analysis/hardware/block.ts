@@ -1,0 +1,111 @@
+import {max} from "d3-array";
+
+import type {PointFacts} from "../gates/types.ts";
+import type {PointReport} from "../report/types.ts";
+import {isSummary} from "../report/types.ts";
+import type {RunConfig} from "../schema/config.ts";
+import type {Manifest} from "../schema/manifest.ts";
+import type {GpuSample, ServerScrape} from "../schema/records.ts";
+import {pointCost} from "./cost.ts";
+import type {HardwareData} from "./data.ts";
+import {windowEnergy} from "./energy.ts";
+import {combine, known, unknown} from "./fact.ts";
+import {capacityOf, fitRow, serverMemory} from "./fit.ts";
+import {measuredHost} from "./host.ts";
+import {modelFacts} from "./model.ts";
+import {chosenPrice, priceKey} from "./price.ts";
+import {decodeBound, fractionOf} from "./roofline.ts";
+import type {Fact, HardwareReport, MeasuredHost, PointHardware} from "./schema.ts";
+
+export interface HardwareInput {
+  manifest: Manifest | null;
+  config: RunConfig | null;
+  points: readonly PointFacts[];
+  reports: readonly PointReport[];
+  scrapes: readonly ServerScrape[];
+  gpuSamples: readonly GpuSample[];
+  data: HardwareData;
+}
+
+/** The memory bandwidth the roofline uses: the serving GPUs' (catalogue) or, on a CPU host, the measured host's. */
+function bandwidthOf(host: MeasuredHost, data: HardwareData): {bandwidth: Fact; from: string | null} {
+  if (host.kind === "cpu") return {bandwidth: host.hostBandwidthGBs, from: host.hostBandwidthGBs.from};
+  const card = data.catalogue.gpus.find((g) => g.id === host.card);
+  if (card === undefined)
+    return {
+      bandwidth: unknown(host.cardName === null ? "no GPU identified" : `${host.cardName} is not in the catalogue`),
+      from: null
+    };
+  if (card.memory_bandwidth_gbs === undefined)
+    return {bandwidth: unknown(`${card.name}: memory bandwidth not in a source (—)`), from: null};
+  const per = card.memory_bandwidth_gbs.value;
+  const bw = combine([host.gpuCount], (n) => n * per, `${per} GB/s × GPUs (catalogue: ${card.name})`);
+  return {bandwidth: bw, from: bw.from};
+}
+
+const p50 = (r: PointReport | undefined, id: string): Fact => {
+  const m = r?.metrics[id];
+  if (m === undefined || !isSummary(m)) return unknown(`${id} not computed`);
+  return m.p50 === null
+    ? unknown(m.withheld.p50 ?? `${id}: no value (n = ${m.n})`)
+    : known(m.p50, `${id} median, n = ${m.n}`);
+};
+
+/** The largest concurrency the run asked for or reached: closed-loop targets, else the mean in flight rounded up. */
+const runConcurrency = (points: readonly PointFacts[]): number =>
+  Math.max(
+    1,
+    max(points, (f) => (f.point.mode === "concurrency" ? f.point.value : Math.ceil(f.totals.meanInFlight ?? 1))) ?? 1
+  );
+
+/** The Report's hardware block: host, model, fit, and per point the roofline fraction, cost and energy. */
+export function hardwareBlock(i: HardwareInput): HardwareReport {
+  const host = measuredHost(i.manifest, i.config, i.data);
+  const model = modelFacts(i.manifest?.environment ?? null, i.config);
+  const card = i.data.catalogue.gpus.find((g) => g.id === host.card) ?? null;
+  const capacity = capacityOf(host, card);
+  const {bandwidth, from} = bandwidthOf(host, i.data);
+  const {price, from: priceFrom} = chosenPrice(priceKey(host.card, host.kind), i.config, i.data);
+  const cost = {price, priceFrom};
+  const intervalMs = i.config?.telemetry.interval_ms ?? 500;
+  const serving = host.gpus.slice(0, host.gpuCount.value ?? host.gpus.length).map((g) => g.index);
+  const context = i.config === null ? null : i.config.workload.prompt_tokens + i.config.workload.max_tokens;
+  const points = i.points.map((f): PointHardware => {
+    const report = i.reports.find((r) => r.id === f.point.id);
+    const batch =
+      f.totals.meanInFlight === null
+        ? unknown(f.totals.windowReason ?? "in-flight unknown")
+        : known(f.totals.meanInFlight, "measured mean in flight");
+    const ctx =
+      f.cost.contextN > 0
+        ? known(f.cost.contextSum / f.cost.contextN, "mean of prompt + output ÷ 2")
+        : unknown("no request with token counts");
+    const bound =
+      combine([batch, ctx], () => 0, "") && batch.value !== null && ctx.value !== null
+        ? decodeBound(model, bandwidth, Math.max(1, batch.value), ctx.value)
+        : unknown(batch.reason ?? ctx.reason ?? "unknown");
+    const measured = p50(report, "decode_tok_s");
+    return {
+      point: f.point.id,
+      batch,
+      contextTokens: ctx,
+      boundTokS: bound,
+      measuredTokS: measured,
+      fraction: fractionOf(measured, bound),
+      cost: pointCost(f.cost, f.totals.windowS, cost.price, cost.priceFrom, host.gpuCount),
+      energy: windowEnergy(i.gpuSamples, f.spanNs, serving, f.cost.outTokens, Math.max(3 * intervalMs, 2000) * 1e6)
+    };
+  });
+  return {
+    host,
+    model,
+    bandwidth,
+    bandwidthFrom: from,
+    fit: {
+      capacity,
+      run: context === null ? null : fitRow(model, capacity, context, runConcurrency(i.points)),
+      server: serverMemory(i.scrapes)
+    },
+    points
+  };
+}

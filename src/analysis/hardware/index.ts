@@ -1,0 +1,34 @@
+/** The hardware views' door: catalogue data, host, model facts, memory fit, roofline, cost, energy. */
+export {
+  HardwareDataError,
+  matchCard,
+  parseCatalogue,
+  parseEngines,
+  parsePriceOverrides,
+  parsePrices,
+  type HardwareData
+} from "./data.ts";
+export {known, unknown} from "./fact.ts";
+export {capacityOf, fitRow, serverMemory} from "./fit.ts";
+export {hostBandwidth, measuredHost, p2pStatus} from "./host.ts";
+export {modelFacts} from "./model.ts";
+export {chosenPrice, priceKey} from "./price.ts";
+export {decodeBound, fractionOf} from "./roofline.ts";
+export {cacheSplit, pointCost, timingSource} from "./cost.ts";
+export {MIN_POWER_SAMPLES, windowEnergy} from "./energy.ts";
+export {hardwareBlock} from "./block.ts";
+export type {Fact, FitRow, HardwareReport, MeasuredHost, ModelFacts, PointHardware} from "./schema.ts";
+export {
+  KV_DTYPE_BYTES,
+  NUMBER_FORMATS,
+  type EngineFeature,
+  type EngineMatrix,
+  type GpuCatalogue,
+  type GpuEntry,
+  type NumberFormat,
+  type PriceRow,
+  type PriceTable,
+  type Source,
+  type SourcedNumber,
+  type Support
+} from "../schema/hardware.ts";

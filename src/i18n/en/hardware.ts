@@ -1,0 +1,4 @@
+/** Strings of the hardware page and the report's hardware section (issue 15). */
+export const enHardware = {
+  hwPlaceholder: "hardware"
+};
