@@ -2,7 +2,9 @@ import type {Command} from "commander";
 
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
+import {hostBandwidth} from "../env/bandwidth.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
+import {modelFilePath, modelProbe} from "../env/modelFile.ts";
 import {probeServer} from "../env/probe.ts";
 import {runRedactor} from "../redact.ts";
 import {openPool} from "../request/pool.ts";
@@ -54,8 +56,9 @@ export async function probeCommand(
       version: probe.version,
       probe_stream: probe.stream
     },
-    host: hostInfo(fx, o.hostLabel ?? null),
+    host: {...hostInfo(fx, o.hostLabel ?? null), memoryBandwidth: await hostBandwidth(fx)},
     gpu: config.telemetry.gpu === "off" ? null : await gpuInfo(fx.exec),
+    model: await modelProbe(fx.files, modelFilePath(probe, config.target.launch_args)),
     runtime: runtimeInfo(),
     env: allowlistedEnv(fx.env)
   });

@@ -1,11 +1,15 @@
 import {redactArgs} from "../../src/analysis/redact/args.ts";
 import {isOpenLoop, isSearchBlock, loadBlocks} from "../../src/analysis/schema/config.ts";
 import type {Environment, Manifest} from "../../src/analysis/schema/index.ts";
+import type {MemoryBandwidthProbe, ModelProbe} from "../../src/analysis/schema/manifest.ts";
 import {PRNG_NAME} from "../../src/analysis/stats/prng.ts";
 import {MEASURE_VERSION, SCHEMA_VERSION} from "../../src/analysis/schema/versions.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 import {collectorInfo, isoOf} from "../bundle/manifest.ts";
+import {hostBandwidth} from "../env/bandwidth.ts";
 import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
+import {modelFilePath, modelProbe} from "../env/modelFile.ts";
+import {noGpu} from "../env/noGpu.ts";
 import type {ServerProbe} from "../env/probe.ts";
 import type {PromptPlan} from "../request/prompt.ts";
 import {flushIntervalOf} from "../writer/bundleWriter.ts";
@@ -14,27 +18,30 @@ import type {RunContext} from "./context.ts";
 /** The GPUs of the host, or why they are not recorded. */
 export async function gpuFacts(c: RunContext): Promise<Environment["gpu"]> {
   if (c.config.telemetry.gpu !== "off") return gpuInfo(c.fx.exec);
-  return {
-    available: false,
-    reason: "gpu telemetry off in the config",
-    devices: [],
-    driverVersion: null,
-    cudaVersion: null,
-    topology: null
-  };
+  return noGpu("gpu telemetry off in the config");
 }
 
-/** The run's environment (host, GPUs, server as probed, runtime, allowlisted env), redacted. */
-export function environmentOf(
-  c: RunContext,
-  probe: ServerProbe,
-  gpu: Environment["gpu"],
-  prompt: PromptPlan
-): Environment {
+/** What the fingerprint measures or reads on this host: GPUs, memory bandwidth, the model file's header. */
+export interface HostFacts {
+  gpu: Environment["gpu"];
+  memoryBandwidth: MemoryBandwidthProbe;
+  model: ModelProbe;
+}
+
+/** Gathers the host facts (after the probe: the server names its model file). */
+export async function hostFacts(c: RunContext, probe: ServerProbe): Promise<HostFacts> {
+  const gpu = await gpuFacts(c);
+  const memoryBandwidth = await hostBandwidth(c.fx);
+  const model = await modelProbe(c.fx.files, modelFilePath(probe, c.config.target.launch_args));
+  return {gpu, memoryBandwidth, model};
+}
+
+/** The run's environment (host, GPUs, server as probed, model file, runtime, allowlisted env), redacted. */
+export function environmentOf(c: RunContext, probe: ServerProbe, facts: HostFacts, prompt: PromptPlan): Environment {
   const {config, fx, redact} = c;
   return redact.value({
-    host: hostInfo(fx, c.hostLabel ?? null),
-    gpu,
+    host: {...hostInfo(fx, c.hostLabel ?? null), memoryBandwidth: facts.memoryBandwidth},
+    gpu: facts.gpu,
     server: {
       baseUrl: redact.url(config.target.base_url),
       engine: probe.engine,
@@ -46,6 +53,7 @@ export function environmentOf(
       gpus: config.target.gpus ?? null,
       capabilities: probe.capabilities
     },
+    model: facts.model,
     runtime: runtimeInfo(),
     extra: {env: allowlistedEnv(fx.env), prompt: prompt.calibration}
   });

@@ -17,7 +17,7 @@ import {redactRecord} from "../request/record.ts";
 import {joinUrl} from "../request/url.ts";
 import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
-import {draftManifest, environmentOf, gpuFacts} from "./draft.ts";
+import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
 import {runPoints} from "./points.ts";
 import {startTelemetry} from "./telemetry.ts";
 import {withTimeout} from "./timeout.ts";
@@ -31,12 +31,12 @@ const PROBE_TIMEOUT_MS = 120_000;
  */
 export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const probe = await probeTarget(c);
-  const gpu = await gpuFacts(c);
+  const facts = await hostFacts(c, probe);
   const {prompt, built} = await prepareWorkload(c, probe);
   const id = bundleIdentity(c);
   await createBundleFolder(c, id.dir);
   const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
-  const environment = environmentOf(c, probe, gpu, prompt);
+  const environment = environmentOf(c, probe, facts, prompt);
   const draft = await draftManifest(c, {bundleId: id.bundleId, resolvedYaml, environment});
   await writeOrFail(id.dir, async () => {
     await c.fx.files.writeAtomic(join(id.dir, FILE_NAMES.config), resolvedYaml);

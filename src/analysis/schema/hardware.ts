@@ -212,9 +212,9 @@ export const ModelFactsSpec = z.strictObject({
   active_params: z.number().positive().optional().describe("parameters used per token (MoE)"),
   weight_bytes: z.number().positive().optional().describe("bytes of the weights as loaded"),
   bytes_per_weight: z.number().positive().optional().describe("when weight_bytes is not known: e.g. 2 for BF16"),
-  layers: z.number().int().positive().optional(),
-  kv_heads: z.number().int().positive().optional(),
-  head_dim: z.number().int().positive().optional(),
+  layers: z.number().int().positive().optional().describe("transformer layers (blocks)"),
+  kv_heads: z.number().int().positive().optional().describe("key/value heads per layer (grouped-query attention)"),
+  head_dim: z.number().int().positive().optional().describe("dimension of one attention head"),
   kv_cache_dtype: KvDtype.optional().describe("the KV cache's element type (f16 unless the server was told otherwise)")
 });
 export type ModelFactsSpec = z.infer<typeof ModelFactsSpec>;
@@ -223,7 +223,9 @@ export const HardwareSpec = z
   .strictObject({
     gpu: z.string().optional().describe("the GPU catalogue id of this host's card, when its tool name does not match"),
     gpu_count: z.number().int().positive().optional().describe("GPUs serving the model (default: all listed)"),
-    model: ModelFactsSpec.optional(),
+    model: ModelFactsSpec.optional().describe(
+      "model facts for memory fit and the roofline, when the collector cannot read the model file (non-GGUF engines)"
+    ),
     prices: z.array(PriceOverride).optional().describe("your own prices: they override the shipped price table")
   })
   .describe("hardware facts the collector cannot read, and your own prices");

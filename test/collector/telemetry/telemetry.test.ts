@@ -72,7 +72,11 @@ describe("nvidia-smi parsing", () => {
   it("a missing tool is unavailable with a reason, not a list of zeros", async () => {
     const missing: Exec = async (cmd) => ({ok: false, notFound: true, error: `${cmd} not found`});
     expect(await sampleGpus(missing)).toEqual({ok: false, notFound: true, error: "nvidia-smi not found", gpus: []});
-    expect(await gpuInfo(missing)).toMatchObject({available: false, reason: "nvidia-smi not found", devices: []});
+    expect(await gpuInfo(missing)).toMatchObject({
+      available: false,
+      reason: "no nvidia-smi, amd-smi or rocm-smi on PATH",
+      devices: []
+    });
   });
 
   it("fingerprints devices, driver, CUDA version and topology", async () => {
@@ -81,6 +85,7 @@ describe("nvidia-smi parsing", () => {
       if (a.startsWith("--query-gpu=index,name,uuid"))
         return {ok: true, code: 0, stderr: "", stdout: "0, NVIDIA H200, GPU-x1, 143771, 700.00, 9.0, 570.86.15\n"};
       if (a === "topo -m") return {ok: true, code: 0, stderr: "", stdout: "\tGPU0\nGPU0\t X \n"};
+      if (a === "topo -p2p r") return {ok: true, code: 0, stderr: "", stdout: " \tGPU0\t\n GPU0\tX\t\n"};
       return {
         ok: true,
         code: 0,
@@ -98,12 +103,20 @@ describe("nvidia-smi parsing", () => {
           uuid: "GPU-x1",
           memoryTotalMiB: 143771,
           powerLimitW: 700,
-          computeCapability: "9.0"
+          computeCapability: "9.0",
+          vendor: "nvidia",
+          // a driver answering only the first seven fields: the newer ones are unknown, not 0
+          clocks: {smMHz: null, memMHz: null, smMaxMHz: null, memMaxMHz: null},
+          pcie: {generation: null, width: null},
+          powerMaxW: null
         }
       ],
       driverVersion: "570.86.15",
       cudaVersion: "12.8",
-      topology: "\tGPU0\nGPU0\t X"
+      topology: "\tGPU0\nGPU0\t X",
+      tool: "nvidia-smi",
+      p2p: {raw: " \tGPU0\t\n GPU0\tX", error: null},
+      raw: null
     });
   });
 });
