@@ -18,9 +18,15 @@ type Labels = Record<
   | "reasons"
   | "none"
   | "noneExcluded"
-  | "runs",
+  | "runs"
+  | "usdPerMOutput"
+  | "joulesPerToken"
+  | "sparse",
   string
 >;
+
+type Fact = NonNullable<Candidate["cost"]>["perMOutput"];
+const NO_FACT: Fact = {value: null, from: null, reason: "the analysis was not given the hardware data"};
 
 const num = (v: number | null) => {
   if (v === null || !Number.isFinite(v)) return "—";
@@ -61,7 +67,10 @@ export function readConstraints(form: HTMLFormElement): Constraints {
     minQuality: q === null ? null : q / 100,
     qualityScorer: String(f.get("scorer") ?? "") || null,
     hardware: f.getAll("hw").map(String),
-    model: String(f.get("model") ?? "") || null
+    model: String(f.get("model") ?? "") || null,
+    maxUsdPerMOutput: numOrNull("usd_mout"),
+    maxJoulesPerToken: numOrNull("j_tok"),
+    rankBy: f.get("rank") === "cost" ? "cost" : "throughput"
   };
 }
 
@@ -89,6 +98,18 @@ export function enhanceSelect(doc: Document): void {
 
   const link = (c: Candidate) => el(doc, "a", {href: `${labels.runs}${encodeURIComponent(c.bundle)}/`}, c.bundle);
   const tput = (c: Candidate) => `${num(c.throughputPerGpu)} ${c.divisorKind === "host" ? "tok/s/host" : "tok/s/GPU"}`;
+  // A known value, or "—" with the reason as its title (unknown is never 0).
+  const fact = (f: Fact, text: (v: number) => string, note?: string) =>
+    f.value === null
+      ? el(doc, "span", {class: "unknown", title: f.reason ?? ""}, "—")
+      : el(doc, "span", note === undefined ? {} : {title: note}, text(f.value), note === undefined ? "" : "*");
+  const usdCell = (c: Candidate) => fact(c.cost?.perMOutput ?? NO_FACT, (v) => `$${num(v)}`);
+  const jCell = (c: Candidate) =>
+    fact(
+      c.energy?.joulesPerOutputToken ?? NO_FACT,
+      (v) => `${num(v)} J`,
+      c.energy?.sparse ? `${labels.sparse}: ${c.energy.reason ?? ""}` : undefined
+    );
 
   // eslint-disable-next-line max-lines-per-function -- renders the result tables in page order (see above)
   const render = () => {
@@ -127,6 +148,15 @@ export function enhanceSelect(doc: Document): void {
             el(
               doc,
               "p",
+              {"data-cost": ""},
+              `${labels.usdPerMOutput} `,
+              usdCell(c),
+              ` · ${labels.joulesPerToken} `,
+              jCell(c)
+            ),
+            el(
+              doc,
+              "p",
               {class: "muted"},
               `TTFT ${p} ${num(c.latency.ttft_ms[p])} ms · ITL ${p} ${num(c.latency.itl_ms[p])} ms · n=${c.nSuccess}`
             )
@@ -145,7 +175,9 @@ export function enhanceSelect(doc: Document): void {
         labels.hardware,
         labels.engine,
         labels.perGpu,
-        labels.interactivity
+        labels.interactivity,
+        labels.usdPerMOutput,
+        labels.joulesPerToken
       ];
       const rows = sel.qualifying.map(({candidate: c, rank}) =>
         el(
@@ -159,7 +191,9 @@ export function enhanceSelect(doc: Document): void {
           el(doc, "td", {}, c.hardware),
           el(doc, "td", {}, c.engine ?? "—"),
           el(doc, "td", {class: "num"}, tput(c)),
-          el(doc, "td", {class: "num"}, num(c.interactivity))
+          el(doc, "td", {class: "num"}, num(c.interactivity)),
+          el(doc, "td", {class: "num"}, usdCell(c)),
+          el(doc, "td", {class: "num"}, jCell(c))
         )
       );
       results.append(table(doc, "qualifying", head, rows));
@@ -176,6 +210,8 @@ export function enhanceSelect(doc: Document): void {
           el(doc, "td", {}, el(doc, "code", {}, c.point)),
           el(doc, "td", {}, c.model ?? "—"),
           el(doc, "td", {}, c.hardware),
+          el(doc, "td", {class: "num"}, usdCell(c)),
+          el(doc, "td", {class: "num"}, jCell(c)),
           el(
             doc,
             "td",
@@ -185,7 +221,20 @@ export function enhanceSelect(doc: Document): void {
         )
       );
       results.append(
-        table(doc, "excluded", [labels.bundle, labels.point, labels.model, labels.hardware, labels.reasons], rows)
+        table(
+          doc,
+          "excluded",
+          [
+            labels.bundle,
+            labels.point,
+            labels.model,
+            labels.hardware,
+            labels.usdPerMOutput,
+            labels.joulesPerToken,
+            labels.reasons
+          ],
+          rows
+        )
       );
     }
   };

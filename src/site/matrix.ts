@@ -1,4 +1,11 @@
-import {candidatesOf, qualityRates, type Candidate, type QualityRate, type Report} from "../analysis/index.ts";
+import {
+  candidatesOf,
+  qualityRates,
+  type Candidate,
+  type Fact,
+  type QualityRate,
+  type Report
+} from "../analysis/index.ts";
 
 export interface MatrixCell {
   model: string;
@@ -6,6 +13,11 @@ export interface MatrixCell {
   bundles: string[];
   /** The VALID, client-healthy load point with the most output throughput per GPU (null when none). */
   best: Candidate | null;
+  /**
+   * Cost at the best load point ($ per million output tokens, $ per successful request), each null with the
+   * reason when unknown (never 0); null when the cell has no best point.
+   */
+  cost: {perMOutput: Fact; perRequest: Fact} | null;
   /** Pass rates per scorer over every quality record of the cell's bundles (empty: not evaluated). */
   quality: QualityRate[];
 }
@@ -16,7 +28,10 @@ export interface Matrix {
   cell: (model: string, hardware: string) => MatrixCell | null;
 }
 
-type MatrixRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality" | "meta">;
+type MatrixRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality" | "meta"> &
+  Partial<Pick<Report, "hardware">>;
+
+const NO_COST: Fact = {value: null, from: null, reason: "the analysis was not given the hardware data"};
 
 /**
  * Model × hardware: only measured combinations get a cell (callers print "not measured" otherwise).
@@ -29,7 +44,8 @@ export function buildMatrix(runs: readonly MatrixRun[]): Matrix {
     const model = r.meta.model ?? "unknown model";
     const k = key(model, r.meta.hardware);
     const c =
-      cells.get(k) ?? cells.set(k, {model, hardware: r.meta.hardware, bundles: [], best: null, quality: []}).get(k)!;
+      cells.get(k) ??
+      cells.set(k, {model, hardware: r.meta.hardware, bundles: [], best: null, cost: null, quality: []}).get(k)!;
     c.bundles.push(r.bundle);
     for (const cand of candidatesOf(r)) {
       if (cand.verdict !== "VALID" || !["pass", "info", "warn"].includes(cand.clientHealth)) continue;
@@ -42,6 +58,7 @@ export function buildMatrix(runs: readonly MatrixRun[]): Matrix {
   for (const c of cells.values()) {
     const records = runs.filter((r) => c.bundles.includes(r.bundle)).flatMap((r) => r.quality);
     c.quality = qualityRates(records);
+    c.cost = c.best === null ? null : (c.best.cost ?? {perMOutput: NO_COST, perRequest: NO_COST});
     c.bundles.sort();
   }
   const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort((a, b) => a.localeCompare(b));

@@ -1,3 +1,4 @@
+import type {Fact, PointHardware} from "../hardware/schema.ts";
 import {isSummary, type Report} from "../report/types.ts";
 import type {PercentileKey} from "../stats/summarize.ts";
 import {qualityRates, type QualityRate} from "./quality.ts";
@@ -27,11 +28,37 @@ export interface Candidate {
   latency: Record<SloMetric, Record<PercentileKey, number | null>>;
   withheld: Record<SloMetric, Partial<Record<PercentileKey, string>>>;
   quality: QualityRate[];
+  /**
+   * Cost at this point (the Report's hardware block), each a Fact: null with the reason when unknown, never 0.
+   * Absent reads as unknown (a candidate built without the hardware data).
+   */
+  cost?: {perMOutput: Fact; perRequest: Fact};
+  /** Energy per output token; `sparse`: from fewer power samples than the rule needs to trust the integral. */
+  energy?: {joulesPerOutputToken: Fact; sparse: boolean; reason: string | null};
 }
 
-type CandidateRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality"> & {
-  meta: Pick<Report["meta"], "model" | "hardware" | "engine" | "gpus"> & Partial<Pick<Report["meta"], "labels">>;
-};
+/** Why cost and energy are unknown when the Report has no hardware block for the point. */
+export const NO_HARDWARE_DATA = "the analysis was not given the hardware data";
+
+const unknownFact = (reason: string): Fact => ({value: null, from: null, reason});
+
+/** The cost and energy of one point of the hardware block; unknown, with the reason, when the block lacks it. */
+function economicsOf(hw: PointHardware | undefined, why: string): Required<Pick<Candidate, "cost" | "energy">> {
+  if (hw === undefined)
+    return {
+      cost: {perMOutput: unknownFact(why), perRequest: unknownFact(why)},
+      energy: {joulesPerOutputToken: unknownFact(why), sparse: false, reason: why}
+    };
+  return {
+    cost: {perMOutput: hw.cost.perMOutput, perRequest: hw.cost.perRequest},
+    energy: {joulesPerOutputToken: hw.energy.joulesPerOutputToken, sparse: hw.energy.sparse, reason: hw.energy.reason}
+  };
+}
+
+type CandidateRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality"> &
+  Partial<Pick<Report, "hardware">> & {
+    meta: Pick<Report["meta"], "model" | "hardware" | "engine" | "gpus"> & Partial<Pick<Report["meta"], "labels">>;
+  };
 
 /** Candidates of one bundle, one per load point. */
 export function candidatesOf(run: CandidateRun): Candidate[] {
@@ -54,6 +81,8 @@ export function candidatesOf(run: CandidateRun): Candidate[] {
     const outValue = out && !isSummary(out) ? out.value : null;
     const inter = p.metrics.interactivity_tok_s;
     const quality = qualityRates(run.quality.filter((q) => q.point === null || q.point === p.id));
+    const hw = run.hardware?.points.find((h) => h.point === p.id);
+    const why = run.hardware === undefined ? NO_HARDWARE_DATA : `load point ${p.id} not in the hardware block`;
     return {
       bundle: run.bundle,
       point: p.id,
@@ -71,7 +100,8 @@ export function candidatesOf(run: CandidateRun): Candidate[] {
       interactivity: inter && isSummary(inter) ? inter.p50 : null,
       latency,
       withheld,
-      quality
+      quality,
+      ...economicsOf(hw, why)
     };
   });
 }

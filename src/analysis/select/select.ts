@@ -4,8 +4,9 @@ import type {Bilingual} from "../metrics/types.ts";
 import type {PercentileKey} from "../stats/summarize.ts";
 import {appendAll} from "../util/append.ts";
 import {SLO_METRICS, type Candidate, type SloMetric} from "./candidates.ts";
+import {byCost, COST_REASON_SUMMARY, costExclusions, type CostConstraints, type CostExclusionCode} from "./cost.ts";
 
-export interface Constraints {
+export interface Constraints extends CostConstraints {
   /** Which percentile the latency limits apply to. */
   percentile: PercentileKey;
   /** Upper limits in ms (null: no limit). */
@@ -29,7 +30,10 @@ export const DEFAULT_CONSTRAINTS: Constraints = {
   minQuality: null,
   qualityScorer: null,
   hardware: [],
-  model: null
+  model: null,
+  maxUsdPerMOutput: null,
+  maxJoulesPerToken: null,
+  rankBy: "throughput"
 };
 
 export type ExclusionCode =
@@ -44,7 +48,8 @@ export type ExclusionCode =
   | "slo_exceeded"
   | "quality_not_evaluated"
   | "quality_below"
-  | "throughput_unknown";
+  | "throughput_unknown"
+  | CostExclusionCode;
 
 export interface Exclusion {
   code: ExclusionCode;
@@ -159,6 +164,7 @@ export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
       });
   }
   appendAll(out, qualityExclusions(c, k));
+  appendAll(out, costExclusions(c, k));
   if (c.throughputPerGpu === null)
     out.push({
       code: "throughput_unknown",
@@ -179,10 +185,11 @@ const REASON_SUMMARY: Record<ExclusionCode, Bilingual> = {
   slo_exceeded: {en: "SLO exceeded", zh: "超出 SLO"},
   quality_not_evaluated: {en: "quality not evaluated", zh: "质量未评估"},
   quality_below: {en: "quality below the minimum", zh: "质量低于最低要求"},
-  throughput_unknown: {en: "throughput per GPU unknown", zh: "每 GPU 吞吐未知"}
+  throughput_unknown: {en: "throughput per GPU unknown", zh: "每 GPU 吞吐未知"},
+  ...COST_REASON_SUMMARY
 };
 
-const byRank = (a: Candidate, b: Candidate) =>
+const byThroughput = (a: Candidate, b: Candidate) =>
   (b.throughputPerGpu ?? -Infinity) - (a.throughputPerGpu ?? -Infinity) ||
   (b.interactivity ?? -Infinity) - (a.interactivity ?? -Infinity) ||
   a.bundle.localeCompare(b.bundle) ||
@@ -190,10 +197,13 @@ const byRank = (a: Candidate, b: Candidate) =>
 
 /**
  * Constraint-based selection: every candidate either qualifies or is excluded with all of its reasons.
- * Qualifying configurations are ranked by throughput per GPU (then interactivity); the best of each
- * model is recommended. When none qualifies, the answer is "no recommendation" with the reasons counted.
+ * Qualifying configurations are ranked by throughput per GPU (then interactivity), or with `rankBy: "cost"`
+ * by $/Mtok output, lowest first (then throughput); the best of each model is recommended. When none
+ * qualifies, the answer is "no recommendation" with the reasons counted.
  */
 export function selectConfigs(candidates: readonly Candidate[], constraints: Constraints): Selection {
+  const byRank =
+    constraints.rankBy === "cost" ? (a: Candidate, b: Candidate) => byCost(a, b) || byThroughput(a, b) : byThroughput;
   const qualifying: Candidate[] = [];
   const excluded: Selection["excluded"] = [];
   for (const c of candidates) {
@@ -201,7 +211,7 @@ export function selectConfigs(candidates: readonly Candidate[], constraints: Con
     if (reasons.length === 0) qualifying.push(c);
     else excluded.push({candidate: c, reasons});
   }
-  // Throughput per GPU is only comparable within a model: rank inside each model, recommend each model's first.
+  // Throughput per GPU (and cost per token) is only comparable within a model: rank inside each model, recommend each model's first.
   const ranked = groups(qualifying, (c) => c.model ?? "")
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([, sameModel]) => sameModel.sort(byRank).map((candidate, i) => ({candidate, rank: i + 1})));

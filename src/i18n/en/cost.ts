@@ -18,10 +18,11 @@ export const enCost = {
   costParetoYAxis: "y axis",
   costParetoThroughputView: "throughput per GPU (higher is better)",
   costParetoCostView: "$/Mtok output (lower is better)",
+  costParetoThroughputHeading: "Throughput per GPU against interactivity",
   costParetoCostHeading: "Cost against interactivity",
   costParetoCostYLabel: "$ per million output tokens (lower is better)",
   costParetoCostFrontier:
     "Within each hardware · engine group, the frontier joins the points no other point beats on both axes: more interactivity and a lower $/Mtok output.",
-  costParetoNotPlotted: "{n} configurations without a known cost are not plotted.",
+  costParetoNotPlotted: "Configurations not plotted (cost unknown): {n}.",
   costParetoNoCostPoints: "No load point has a known cost."
 };

@@ -19,10 +19,11 @@ export const zhCost: Record<keyof typeof enCost, string> = {
   costParetoYAxis: "y 轴",
   costParetoThroughputView: "每 GPU 吞吐（越高越好）",
   costParetoCostView: "$/百万输出 token（越低越好）",
+  costParetoThroughputHeading: "每 GPU 吞吐与交互性",
   costParetoCostHeading: "成本与交互性",
   costParetoCostYLabel: "每百万输出 token 美元数（越低越好）",
   costParetoCostFrontier:
     "在每个硬件 · 引擎组内，前沿连接在两个轴上都不被其他点超越的点：交互性更高且 $/百万输出 token 更低。",
-  costParetoNotPlotted: "{n} 个成本未知的配置未绘制。",
+  costParetoNotPlotted: "未绘制的配置（成本未知）：{n} 个。",
   costParetoNoCostPoints: "没有负载点的成本已知。"
 };
