@@ -10,6 +10,7 @@ import {fileURLToPath} from "node:url";
 
 import type {Command} from "commander";
 
+import {HARDWARE_DIR} from "../../src/io/hardware.ts";
 import {withBuildOptions} from "../../src/site/buildOptions.ts";
 import {writeFileAtomic} from "../effects.ts";
 import {CliError, EXIT} from "../cliError.ts";
@@ -55,7 +56,7 @@ export async function reportCommand(dir: string, o: ReportOptions, io: Io): Prom
     io.err.info(`building the report of ${bundle}`);
     const {build} = await import("astro");
     try {
-      await withBuildOptions({bundles: [bundle], standalone: lang, base: "/"}, () =>
+      await withBuildOptions({bundles: [bundle], standalone: lang, base: "/", hardwareDir: HARDWARE_DIR}, () =>
         build({root: ROOT, outDir: join(work, "dist"), cacheDir: join(work, "cache"), logLevel: "error"})
       );
     } catch (e) {

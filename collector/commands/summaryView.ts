@@ -51,6 +51,19 @@ function suiteLines(report: Report): string[] {
 }
 
 /** The human-readable report summary: verdict, gates with reasons, per point n and headline metrics. */
+const fact = (f: {value: number | null; reason: string | null}, unit: string, digits = 3): string =>
+  f.value === null ? `— (${f.reason})` : `${Number(f.value.toPrecision(digits))}${unit}`;
+
+/** A point's roofline fraction and cost per million output tokens (the hardware block), or nothing without it. */
+function hardwareLines(report: Report, point: string): string[] {
+  const h = report.hardware?.points.find((x) => x.point === point);
+  if (h === undefined) return [];
+  return [
+    `  decode vs roofline: ${fact(h.measuredTokS, " tok/s")} of bound ${fact(h.boundTokS, " tok/s")} = ${h.fraction.value === null ? `— (${h.fraction.reason})` : `${(h.fraction.value * 100).toFixed(1)} %`}`,
+    `  cost: ${fact(h.cost.perMOutput, " $/M output tokens")}; energy: ${fact(h.energy.joulesPerOutputToken, " J/output token")}`
+  ];
+}
+
 export function summaryLines(report: Report): string[] {
   const lines: string[] = [];
   lines.push(`bundle ${report.bundle}  status ${report.status}  verdict ${report.verdict}`);
@@ -63,6 +76,7 @@ export function summaryLines(report: Report): string[] {
     const failures = Object.entries(p.outcomes).filter(([k, n]) => k !== "success" && n > 0);
     if (failures.length) lines.push(`  failures: ${failures.map(([k, n]) => `${k} ${n}`).join(", ")}`);
     for (const m of HEADLINE_METRICS) lines.push(`  ${metricText(m.id, p.metrics[m.id])}`);
+    appendAll(lines, hardwareLines(report, p.id));
   }
   appendAll(lines, suiteLines(report));
   const shown = report.issues.filter((i) => i.severity !== "info").slice(0, 20);

@@ -9,6 +9,7 @@ import {fileURLToPath} from "node:url";
 
 import {parseCatalogue, parseEngines, parsePriceOverrides, parsePrices, type HardwareData} from "../analysis/index.ts";
 
+/** The shipped data beside this source file (the CLI; the site's build passes its folder explicitly, bundled code moves). */
 export const HARDWARE_DIR = fileURLToPath(new URL("../../configs/hardware/", import.meta.url));
 
 const shown = (path: string): string => relative(process.cwd(), path) || path;

@@ -17,7 +17,7 @@ import {withheldFiles, type WithheldReason} from "./withheld.ts";
 export const EVIDENCE_DIR = buildOptions().evidenceDir;
 
 /** The GPU catalogue, engine matrix and prices (configs/hardware, and the build's INFERSCOPE_PRICES), read once. */
-export const HARDWARE = readHardwareData(undefined, buildOptions().pricesFile);
+export const HARDWARE = readHardwareData(buildOptions().hardwareDir, buildOptions().pricesFile);
 
 export interface LoadedBundle {
   dir: string;

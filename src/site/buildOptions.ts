@@ -7,6 +7,7 @@
  *   INFERSCOPE_EVIDENCE    the evidence folder (default evidence/)
  *   INFERSCOPE_BUNDLES     exact bundle folders, path-delimiter separated (no groups.yaml then)
  *   INFERSCOPE_STANDALONE  en or zh: one self-contained report page in that language
+ *   INFERSCOPE_HARDWARE    the hardware data folder (default configs/hardware: gpus, engines, prices .yaml)
  *   INFERSCOPE_PRICES      your own prices (a YAML file of `prices: [{gpu, kind, usd_per_gpu_hour}]`): they
  *                          override the shipped price table (configs/hardware/prices.yaml)
  *   BASE_PATH, SITE_URL    where the site is served (GitHub Pages: BASE_PATH=/<repo>/)
@@ -23,6 +24,8 @@ export interface BuildOptions {
   bundles: string[] | null;
   /** `inferscope report`: one page in one language, inline CSS, no site links. */
   standalone: {lang: StandaloneLang} | null;
+  /** The hardware data folder (absolute): GPU catalogue, engine matrix, price table. */
+  hardwareDir: string;
   /** A price file that overrides the shipped table (absolute), or null. */
   pricesFile: string | null;
   base: string;
@@ -34,6 +37,8 @@ export interface BuildOptionsSpec {
   bundles?: readonly string[];
   standalone?: StandaloneLang;
   base?: string;
+  /** The hardware data folder (the CLI passes the shipped one: the user's working folder has none). */
+  hardwareDir?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -51,6 +56,7 @@ export function buildOptions(env: Env = process.env): BuildOptions {
           .map((d) => resolve(d))
       : null,
     standalone: standalone ? {lang: STANDALONE_LANGS.find((l) => l === standalone) ?? "en"} : null,
+    hardwareDir: resolve(env.INFERSCOPE_HARDWARE ?? "configs/hardware"),
     pricesFile: env.INFERSCOPE_PRICES ? resolve(env.INFERSCOPE_PRICES) : null,
     base: env.BASE_PATH ?? "/",
     siteUrl: env.SITE_URL
@@ -63,6 +69,7 @@ export function buildOptionsEnv(spec: BuildOptionsSpec): Record<string, string> 
     ...(spec.bundles ? {INFERSCOPE_BUNDLES: spec.bundles.join(delimiter)} : {}),
     ...(spec.standalone ? {INFERSCOPE_STANDALONE: spec.standalone} : {}),
     ...(spec.base === undefined ? {} : {BASE_PATH: spec.base}),
+    ...(spec.hardwareDir === undefined ? {} : {INFERSCOPE_HARDWARE: spec.hardwareDir}),
     ASTRO_TELEMETRY_DISABLED: "1",
     TZ: "UTC"
   };

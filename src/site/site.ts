@@ -2,9 +2,16 @@
  * Everything derived from the evidence once per build: bundles, declared groups, the comparison pages to
  * pre-build, and the build mode (the full site, or one standalone report for `inferscope report`).
  */
-import {comparability, comparabilityKey, seedOf, type Comparability, type Report} from "../analysis/index.ts";
+import {
+  comparability,
+  comparabilityKey,
+  seedOf,
+  type Comparability,
+  type HardwareData,
+  type Report
+} from "../analysis/index.ts";
 import {t, type UiKey} from "../i18n/index.ts";
-import {loadEvidence, type LoadedBundle} from "../loaders/evidence.ts";
+import {HARDWARE, loadEvidence, type LoadedBundle} from "../loaders/evidence.ts";
 import {loadExperiments, type LoadedExperiment} from "../loaders/experiments.ts";
 import {loadGroups, type Group} from "../loaders/groups.ts";
 
@@ -29,6 +36,8 @@ export interface Site {
   /** The pre-built page comparing exactly these bundles (any order), if there is one. */
   pageFor: (ids: readonly string[]) => ComparePage | null;
   comparabilityOf: (ids: readonly string[]) => Comparability;
+  /** The GPU catalogue, engine support matrix and prices every report's hardware block was computed with. */
+  hardware: HardwareData;
 }
 
 const memberKey = (ids: readonly string[]) => [...ids].sort().join("\n");
@@ -112,7 +121,8 @@ export function loadSite(): Promise<Site> {
       experiments,
       comparePages: pages,
       pageFor: (ids) => byMembers.get(memberKey(ids)) ?? null,
-      comparabilityOf: (ids) => comparability(ids.map((id) => byId.get(id)!.report))
+      comparabilityOf: (ids) => comparability(ids.map((id) => byId.get(id)!.report)),
+      hardware: HARDWARE
     };
   })();
   return cache;

@@ -10,8 +10,19 @@ describe("build options", () => {
       evidenceDir: resolve("evidence"),
       bundles: null,
       standalone: null,
+      hardwareDir: resolve("configs/hardware"),
+      pricesFile: null,
       base: "/",
       siteUrl: undefined
+    });
+  });
+
+  it("carry the hardware folder the CLI passes, and read the build's own price file", () => {
+    const env = buildOptionsEnv({hardwareDir: "/pkg/configs/hardware"});
+    expect(env.INFERSCOPE_HARDWARE).toBe("/pkg/configs/hardware");
+    expect(buildOptions({...env, INFERSCOPE_PRICES: "mine.yaml"})).toMatchObject({
+      hardwareDir: "/pkg/configs/hardware",
+      pricesFile: resolve("mine.yaml")
     });
   });
 

@@ -14,7 +14,7 @@ const out = process.argv[2] ?? join(ROOT, "docs", "screenshots");
 const work = tempDir("inferscope-shots-");
 const evidence = join(work, "evidence");
 copyRepoEvidence(evidence);
-const REPORT = "20261201-vm-random-small-llamacpp-small-p4-810a07";
+const REPORT = "20261202-vm-random-small-llamacpp-small-p4-45c4f1";
 const dist = join(work, "dist");
 const base = "/inferscope/";
 await buildSite(evidence, dist, {base});

@@ -10,6 +10,7 @@ import {join} from "node:path";
 import {gzipSync} from "node:zlib";
 
 import {parseHTML} from "linkedom";
+import {parse as parseYaml} from "yaml";
 import {chromium, type BrowserContext, type Page} from "playwright-core";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
@@ -19,10 +20,12 @@ import {
   experimentView,
   formatNumber,
   isSummary,
+  readAndAnalyze,
   type ExperimentRecord,
   type Report
 } from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
+import {readHardwareData} from "../../src/io/hardware.ts";
 import {
   addGroups,
   ROOT,
@@ -51,7 +54,7 @@ let pages: string[];
 let reports: Map<string, Report>;
 const hostile = hostileSpec();
 const demo = demoSpecs();
-const SAMPLE = "20261201-vm-random-small-llamacpp-small-p1-50843d";
+const SAMPLE = "20261202-vm-random-small-llamacpp-small-p1-4fa905";
 
 beforeAll(async () => {
   work = tempDir("inferscope-site-");
@@ -80,7 +83,16 @@ const doc = (urlPath: string) => parseHTML(html(urlPath)).document;
 
 describe("static build under a sub-path", () => {
   it("builds every page in English and Chinese", () => {
-    const expected = ["", "methodology/", "compare/", "pareto/", "matrix/", "select/", "compare/g-demo-parallel/"];
+    const expected = [
+      "",
+      "methodology/",
+      "compare/",
+      "pareto/",
+      "matrix/",
+      "select/",
+      "hardware/",
+      "compare/g-demo-parallel/"
+    ];
     for (const id of reports.keys()) expected.push(`runs/${id}/`, `audit/${id}/`);
     for (const p of expected) {
       expect(pages, `missing ${BASE}${p}`).toContain(`${BASE}${p}`);
@@ -212,6 +224,68 @@ describe("static build under a sub-path", () => {
   });
 });
 
+describe("hardware page and the report's hardware section (issue 15)", () => {
+  const catalogue = parseYaml(readFileSync(join(ROOT, "configs", "hardware", "gpus.yaml"), "utf8")) as {
+    gpus: {id: string; memory_bandwidth_gbs?: {value: number}; memory_gb?: {value: number}}[];
+  };
+
+  it("lists every catalogued card in both languages, a sourced value or — in each cell, as static HTML", () => {
+    for (const lang of ["", "zh/"]) {
+      const d = doc(`${BASE}${lang}hardware/`);
+      const rows = Array.from(d.querySelectorAll("table.catalogue tbody tr"));
+      expect(rows.map((r) => r.getAttribute("data-card"))).toEqual(catalogue.gpus.map((g) => g.id));
+      for (const g of catalogue.gpus) {
+        const cell = d.querySelector(`tr[data-card="${g.id}"] td[data-field="bandwidth"]`)!;
+        if (g.memory_bandwidth_gbs === undefined) expect(cell.querySelector("[data-unknown]"), g.id).not.toBeNull();
+        else {
+          expect(cell.querySelector("[data-sourced]"), g.id).not.toBeNull();
+          expect(cell.textContent!.trim().startsWith(`${g.memory_bandwidth_gbs.value} GB/s`), g.id).toBe(true);
+        }
+      }
+      // the capability matrix and the engine table cover every card too, cards this host lacks included
+      expect(d.querySelectorAll("table.capability tbody tr")).toHaveLength(catalogue.gpus.length);
+      const engineRow = d.querySelector("table.engines tbody tr")!;
+      expect(engineRow.querySelectorAll("td[data-support]")).toHaveLength(catalogue.gpus.length);
+    }
+  });
+
+  it("shows the measured hosts, a CPU host with its measured memory bandwidth among them", () => {
+    const d = doc(`${BASE}hardware/`);
+    const cpu = Array.from(d.querySelectorAll('.host[data-host-kind="cpu"] [data-bandwidth] [data-value]'));
+    expect(cpu.length).toBeGreaterThan(0);
+    for (const v of cpu) expect(Number(v.getAttribute("data-value"))).toBeGreaterThan(0);
+    expect(d.querySelector('.host[data-host-kind="gpu"]')).not.toBeNull();
+  });
+
+  it("states on a GPU report page the roofline fraction, cost and energy the analyzer computes", async () => {
+    const id = demo[0]!.id;
+    const {report} = await readAndAnalyze(fsBundle(join(work, "evidence", id)), {hardware: readHardwareData()});
+    const h = report.hardware!;
+    for (const lang of ["", "zh/"]) {
+      const d = doc(`${BASE}${lang}runs/${id}/`);
+      for (const p of h.points) {
+        const row = (table: string) => d.querySelector(`#hardware table.${table} tr[data-point="${p.point}"]`)!;
+        expect(p.fraction.value).not.toBeNull();
+        expect(Number(row("roofline").querySelector("[data-fraction] [data-value]")!.getAttribute("data-value"))).toBe(
+          p.fraction.value
+        );
+        expect(p.cost.perMOutput.value).not.toBeNull();
+        expect(Number(row("cost").querySelector("[data-cost-out] [data-value]")!.getAttribute("data-value"))).toBe(
+          p.cost.perMOutput.value
+        );
+        expect(p.energy.joulesPerOutputToken.value).not.toBeNull();
+      }
+    }
+  });
+
+  it("says why a number is unknown on a report page, never 0", () => {
+    const d = doc(`${BASE}runs/${demo[2]!.id}/`); // no model facts stated for this bundle: no roofline
+    const cell = d.querySelector("#hardware table.roofline [data-fraction] [data-unknown]")!;
+    expect(cell.textContent).toBe("—");
+    expect(cell.getAttribute("data-unknown")).toMatch(/model|header/);
+  });
+});
+
 describe.skipIf(!HAS_CHROMIUM)("in Chromium (playwright-core, fresh profile)", () => {
   let ctx: BrowserContext;
   let server: Server;
@@ -327,6 +401,11 @@ describe.skipIf(!HAS_CHROMIUM)("in Chromium (playwright-core, fresh profile)", (
     await page.goto(`${origin}${BASE}select/`);
     expect(await page.locator("[data-recommended]").count()).toBeGreaterThan(0);
     expect(await page.locator('input[name="ttft_ms"]').isDisabled()).toBe(true);
+    await page.goto(`${origin}${BASE}zh/hardware/`);
+    expect(await page.locator("table.catalogue tbody tr").count()).toBeGreaterThan(10);
+    expect(await page.locator("table.catalogue [data-sourced]").first().isVisible()).toBe(true);
+    await page.goto(`${origin}${BASE}runs/${SAMPLE}/`);
+    expect(await page.locator("#hardware table.roofline [data-fraction] [data-value]").count()).toBeGreaterThan(0);
     await browser.close();
   });
 

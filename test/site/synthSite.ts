@@ -12,6 +12,7 @@ import {
   writeSynthBundle,
   type SynthShape
 } from "../../scripts/lib/synth.ts";
+import type {RunConfigSpec as RunConfigInput} from "../../src/analysis/schema/config.ts";
 import type {Environment, GpuSample, QualityRecord, RequestRecord, ServerScrape} from "../../src/analysis/index.ts";
 import {QUALITY_VERSION} from "../../src/analysis/schema/versions.ts";
 
@@ -34,6 +35,8 @@ export interface SiteBundleSpec {
   startedAt?: string;
   note?: string;
   tokens?: number;
+  /** The run config's hardware block (model facts for the roofline and memory fit). */
+  hardware?: RunConfigInput["hardware"];
 }
 
 function environment(spec: SiteBundleSpec): Environment {
@@ -153,7 +156,8 @@ export async function writeSiteBundle(root: string, spec: SiteBundleSpec): Promi
       labels: spec.labels ?? {},
       target: {base_url: "http://127.0.0.1:8000/v1", model: spec.model, engine: spec.engine},
       workload: {prompt_tokens: 128, max_tokens: tokens, ignore_eos: true},
-      load: {mode: "concurrency", values: spec.concurrency, requests: spec.requests, warmup: 0}
+      load: {mode: "concurrency", values: spec.concurrency, requests: spec.requests, warmup: 0},
+      ...(spec.hardware ? {hardware: spec.hardware} : {})
     },
     points: spec.concurrency.map((c) => loadPoint("concurrency", c, spec.requests)),
     requests,
@@ -201,7 +205,10 @@ export function demoSpecs(): SiteBundleSpec[] {
       labels: {parallel: "1"},
       slowdown: 1,
       quality: {scorer: "instructions", pass: 41, fail: 9, notEvaluated: 2},
-      startedAt: "2026-11-03T08:00:00.000Z"
+      startedAt: "2026-11-03T08:00:00.000Z",
+      hardware: {
+        model: {params: 8e9, weight_bytes: 16e9, layers: 32, kv_heads: 8, head_dim: 128, kv_cache_dtype: "bf16"}
+      }
     },
     {
       ...base,

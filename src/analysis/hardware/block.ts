@@ -8,7 +8,7 @@ import type {Manifest} from "../schema/manifest.ts";
 import type {GpuSample, ServerScrape} from "../schema/records.ts";
 import {pointCost} from "./cost.ts";
 import type {HardwareData} from "./data.ts";
-import {windowEnergy} from "./energy.ts";
+import {maxPowerGapNs, windowEnergy} from "./energy.ts";
 import {combine, known, unknown} from "./fact.ts";
 import {capacityOf, fitRow, serverMemory} from "./fit.ts";
 import {measuredHost} from "./host.ts";
@@ -58,6 +58,10 @@ const runConcurrency = (points: readonly PointFacts[]): number =>
     max(points, (f) => (f.point.mode === "concurrency" ? f.point.value : Math.ceil(f.totals.meanInFlight ?? 1))) ?? 1
   );
 
+/** A measured speed above the bound is not a speed-up: an assumption of the bound does not hold here. */
+export const ABOVE_BOUND =
+  "measured above the memory-bandwidth bound: the weights may stay in cache (small models on CPUs), speculative decoding may add tokens per step, or a model fact is wrong";
+
 /** The Report's hardware block: host, model, fit, and per point the roofline fraction, cost and energy. */
 export function hardwareBlock(i: HardwareInput): HardwareReport {
   const host = measuredHost(i.manifest, i.config, i.data);
@@ -85,15 +89,17 @@ export function hardwareBlock(i: HardwareInput): HardwareReport {
         ? decodeBound(model, bandwidth, Math.max(1, batch.value), ctx.value)
         : unknown(batch.reason ?? ctx.reason ?? "unknown");
     const measured = p50(report, "decode_tok_s");
+    const fraction = fractionOf(measured, bound);
     return {
       point: f.point.id,
       batch,
       contextTokens: ctx,
       boundTokS: bound,
       measuredTokS: measured,
-      fraction: fractionOf(measured, bound),
+      fraction,
+      fractionNote: fraction.value !== null && fraction.value > 1 ? ABOVE_BOUND : null,
       cost: pointCost(f.cost, f.totals.windowS, cost.price, cost.priceFrom, host.gpuCount),
-      energy: windowEnergy(i.gpuSamples, f.spanNs, serving, f.cost.outTokens, Math.max(3 * intervalMs, 2000) * 1e6)
+      energy: windowEnergy(i.gpuSamples, f.spanNs, serving, f.cost.outTokens, maxPowerGapNs(intervalMs))
     };
   });
   return {

@@ -6,6 +6,13 @@ type Energy = PointHardware["energy"];
 
 /** Fewer power samples than this inside a window: the integral is shown but flagged as too sparse to trust. */
 export const MIN_POWER_SAMPLES = 10;
+/** Two consecutive power samples further apart than this many sampling intervals (and than MIN_GAP_S) are a hole. */
+export const GAP_INTERVALS = 3;
+export const MIN_GAP_S = 2;
+
+/** The largest gap between power samples the integral bridges, ns, for a sampling interval in ms. */
+export const maxPowerGapNs = (intervalMs: number): number =>
+  Math.max(GAP_INTERVALS * intervalMs, MIN_GAP_S * 1000) * 1e6;
 
 const none = (reason: string, samples = 0): Energy => ({
   joules: unknown(reason),

@@ -25,6 +25,8 @@ export function p2pStatus(env: Environment): MeasuredHost["p2p"] {
   if (envVars.NCCL_P2P_DISABLE === "1")
     return {status: "unknown", reason: "NCCL_P2P_DISABLE=1: peer-to-peer was switched off for this run", raw};
   if (env.gpu.devices.length === 1) return {status: "single_gpu", reason: "one GPU: no peer", raw};
+  if (env.gpu.tool === "amd-smi" || env.gpu.tool === "rocm-smi")
+    return {status: "unknown", reason: `not read from ${env.gpu.tool}: AMD peer access is catalogue-only here`, raw};
   if (raw === null)
     return {
       status: "unknown",
@@ -65,7 +67,10 @@ export function measuredHost(manifest: Manifest | null, config: RunConfig | null
     chosen ??
     (gpus.length > 0 ? matchCard(data.catalogue, gpus[0]!.name) : null) ??
     (declared === undefined ? null : matchCard(data.catalogue, declared.gpu_model));
-  const kind = gpus.length > 0 ? "gpu" : declared !== undefined ? "declared" : env === null ? "unknown" : "cpu";
+  // an import's environment is not the serving host's: only its declaration (or its listed GPUs) says anything
+  const imported = manifest?.provenance.kind === "imported";
+  const kind =
+    gpus.length > 0 ? "gpu" : declared !== undefined ? "declared" : env === null || imported ? "unknown" : "cpu";
   const count =
     config?.hardware?.gpu_count !== undefined
       ? known(config.hardware.gpu_count, "run config hardware.gpu_count")
@@ -75,7 +80,11 @@ export function measuredHost(manifest: Manifest | null, config: RunConfig | null
           ? known(gpus.length, "GPUs the fingerprint listed")
           : declared !== undefined
             ? known(declared.gpu_count, "declared by the importer (--hardware gpu_count)")
-            : unknown(kind === "cpu" ? "no GPU on this host" : "no fingerprint");
+            : kind === "cpu"
+              ? known(1, "CPU host: one host, priced per host-hour")
+              : unknown(
+                  imported ? "an import that declares no hardware (inferscope import --hardware)" : "no fingerprint"
+                );
   return {
     kind,
     gpus,

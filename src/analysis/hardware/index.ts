@@ -15,7 +15,7 @@ export {modelFacts} from "./model.ts";
 export {chosenPrice, priceKey} from "./price.ts";
 export {decodeBound, fractionOf} from "./roofline.ts";
 export {cacheSplit, pointCost, timingSource} from "./cost.ts";
-export {MIN_POWER_SAMPLES, windowEnergy} from "./energy.ts";
+export {GAP_INTERVALS, MIN_GAP_S, MIN_POWER_SAMPLES, maxPowerGapNs, windowEnergy} from "./energy.ts";
 export {hardwareBlock} from "./block.ts";
 export type {Fact, FitRow, HardwareReport, MeasuredHost, ModelFacts, PointHardware} from "./schema.ts";
 export {

@@ -105,6 +105,10 @@ export const PointHardware = z.strictObject({
   boundTokS: Fact.describe("decode upper bound per sequence at that batch and context, tok/s"),
   measuredTokS: Fact.describe("measured median decode t/s per request (decode_tok_s p50)"),
   fraction: Fact.describe("measured ÷ bound"),
+  fractionNote: z
+    .string()
+    .nullable()
+    .describe("when measured exceeds the bound: what that means (the bound's assumptions do not hold)"),
   cost: z.strictObject({
     price: Fact.describe("USD per GPU-hour used"),
     priceFrom: z.string().nullable(),

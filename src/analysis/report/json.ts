@@ -3,6 +3,7 @@ import {z} from "zod";
 import {LoadMode} from "../schema/config.ts";
 import {BundleStatus} from "../schema/manifest.ts";
 import {GateStatus} from "../gates/types.ts";
+import {HardwareReport} from "../hardware/schema.ts";
 import {Issue, RunMetricValue, SummaryValue, Verdict} from "./schema.ts";
 
 /** Within one analyzer version a renamed metric keeps its old key, a copy of the new one marked so. */
@@ -47,7 +48,10 @@ export const AnalyzeJson = z
     quality: z
       .looseObject({})
       .optional()
-      .describe("quality per version, case, scorer, condition, constraint and needle cell")
+      .describe("quality per version, case, scorer, condition, constraint and needle cell"),
+    hardware: HardwareReport.optional().describe(
+      "host, model facts, memory fit, decode roofline fraction, cost and energy per point (see the methodology)"
+    )
   })
   .describe("inferscope analyze --json");
 export type AnalyzeJson = z.infer<typeof AnalyzeJson>;

@@ -60,5 +60,6 @@ export function jsonView(report: Report): JsonView {
   if (report.source_comparison !== undefined) view.source_comparison = report.source_comparison;
   if (report.cases !== undefined) view.cases = report.cases;
   if (report.quality_summary !== undefined) view.quality = report.quality_summary;
+  if (report.hardware !== undefined) view.hardware = report.hardware;
   return view;
 }

@@ -13,7 +13,7 @@ import {fsBundle} from "../../../src/io/fsBundle.ts";
 import {parseCsv as rows} from "../../support/csv.ts";
 
 /** A shipped llama.cpp bundle: concurrency 1, 2, 4 and Poisson 1 req/s, 40 measured requests each, VALID. */
-const BUNDLE = "evidence/20261201-vm-random-small-llamacpp-small-p4-810a07";
+const BUNDLE = "evidence/20261202-vm-random-small-llamacpp-small-p4-45c4f1";
 
 describe("toCsv", () => {
   it("escapes formula starts in text cells only, quotes per RFC 4180, writes unknown as an empty cell", () => {

@@ -129,7 +129,7 @@ function power(watts: (tMs: number) => number, keep: (tMs: number) => boolean = 
   return out;
 }
 
-async function analyzed(gpu = power(() => 400)): Promise<HardwareReport> {
+async function analyzed(gpu = power(() => 400), data: HardwareData = DATA): Promise<HardwareReport> {
   const spec = cleanRun(requests(), {
     points: [point("concurrency", 4)],
     gpu,
@@ -142,7 +142,7 @@ async function analyzed(gpu = power(() => 400)): Promise<HardwareReport> {
       }
     }
   });
-  const report = await analyzeValid(spec, {hardware: DATA});
+  const report = await analyzeValid(spec, {hardware: data});
   expect(report.hardware).toBeDefined();
   return report.hardware!;
 }
@@ -176,6 +176,15 @@ describe("hardware block of a synthetic GPU bundle (numbers worked by hand)", ()
     expect(p.boundTokS.value).toBeCloseTo(202.41077, 4);
     expect(p.measuredTokS.value).toBeCloseTo(100, 9); // 99 tokens over 990 ms
     expect(p.fraction.value).toBeCloseTo(0.494045, 5);
+  });
+
+  it("a measured speed above the bound is flagged, not read as a speed-up", async () => {
+    const slow = parseCatalogue(CATALOGUE.replace("value: 3350", "value: 500"), "gpus.yaml");
+    const p = (await analyzed(undefined, {...DATA, catalogue: slow})).points[0]!;
+    // 500 GB/s ÷ 16 550 502 400 B = 30.21 tok/s; measured 100 → 3.31
+    expect(p.boundTokS.value).toBeCloseTo(30.2106, 3);
+    expect(p.fraction.value).toBeCloseTo(3.31009, 4);
+    expect(p.fractionNote).toMatch(/above the memory-bandwidth bound/);
   });
 
   it("cost layers: 4 $/h × 5.352 s; prefill share 1 568 / 21 408; hits ten times cheaper than misses", async () => {

@@ -1,6 +1,11 @@
 import {describe, expect, it} from "vitest";
 
-import {analyzeCommand} from "../../../collector/commands/analyze.ts";
+import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+
+import {analyzeCommand, hardwareData} from "../../../collector/commands/analyze.ts";
+import {CliError, EXIT} from "../../../collector/cliError.ts";
 import {summaryLines} from "../../../collector/commands/summaryView.ts";
 import type {Io} from "../../../collector/commands/io.ts";
 import {analyzeBundle, jsonView} from "../../../src/analysis/index.ts";
@@ -18,12 +23,36 @@ async function printed(dir: string, json: boolean): Promise<string[]> {
 describe("analyzeCommand", () => {
   it("--json prints the analysis' jsonView (src/analysis/report/jsonView.ts), indented by two", async () => {
     const dir = fixtureDir("clean");
-    const report = await analyzeBundle(fsBundle(dir));
+    const report = await analyzeBundle(fsBundle(dir), {hardware: hardwareData(null)});
+    expect(report.hardware).toBeDefined(); // the shipped catalogue and prices are always given
     expect(await printed(dir, true)).toEqual([JSON.stringify(jsonView(report), null, 2)]);
   });
 
   it("without --json prints the summary lines", async () => {
     const dir = fixtureDir("clean");
-    expect(await printed(dir, false)).toEqual(summaryLines(await analyzeBundle(fsBundle(dir))));
+    const report = await analyzeBundle(fsBundle(dir), {hardware: hardwareData(null)});
+    const lines = await printed(dir, false);
+    expect(lines).toEqual(summaryLines(report));
+    expect(lines.some((l) => l.startsWith("  decode vs roofline: "))).toBe(true);
+  });
+
+  it("a price file (INFERSCOPE_PRICES) that does not validate is a usage error naming its line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "inferscope-prices-"));
+    try {
+      const f = join(dir, "prices.yaml");
+      writeFileSync(f, "prices:\n  - {gpu: h100-sxm, usd_per_gpu_hour: -1}\n");
+      let error: unknown;
+      try {
+        hardwareData(f);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(CliError);
+      expect((error as CliError).exitCode).toBe(EXIT.usage);
+      expect((error as CliError).message).toMatch(/prices\.yaml:2:\d+: prices\[0\]\.usd_per_gpu_hour/);
+      expect(() => hardwareData(join(dir, "absent.yaml"))).toThrow(/cannot read .*absent\.yaml/);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
   });
 });

@@ -13,7 +13,7 @@ import {parseCsv} from "../../support/csv.ts";
 import {memoryLogger} from "../helpers.ts";
 
 /** A shipped llama.cpp bundle (4 load points — concurrency 1, 2, 4 and Poisson 1 req/s — of 40 requests, VALID). */
-const BUNDLE = "evidence/20261201-vm-random-small-llamacpp-small-p4-810a07";
+const BUNDLE = "evidence/20261202-vm-random-small-llamacpp-small-p4-45c4f1";
 const root = mkdtempSync(join(tmpdir(), "inferscope-export-"));
 afterAll(() => rmSync(root, {recursive: true, force: true}));
 
@@ -68,11 +68,11 @@ describe("inferscope export", () => {
     const files = await exportCommand(BUNDLE, {format: "llmd-report", out}, io().io, {});
     expect(files.map((f) => f.slice(out.length + 1))).toEqual(
       ["concurrency-1", "concurrency-2", "concurrency-4", "poisson-1"].map(
-        (p) => `benchmark_report_v0.2.1_20261201-vm-random-small-llamacpp-small-p4-810a07_${p}.json`
+        (p) => `benchmark_report_v0.2.1_20261202-vm-random-small-llamacpp-small-p4-45c4f1_${p}.json`
       )
     );
     const one = JSON.parse(readFileSync(files[0]!, "utf8")) as {run: {uid: string}};
-    expect(one.run.uid).toBe("20261201-vm-random-small-llamacpp-small-p4-810a07/concurrency-1");
+    expect(one.run.uid).toBe("20261202-vm-random-small-llamacpp-small-p4-45c4f1/concurrency-1");
   });
 
   it("csv: every request record and every load-point metric, redacted, numbers as numbers", async () => {
@@ -84,7 +84,7 @@ describe("inferscope export", () => {
     // 4 points × 40 measured requests (and the bundle column redacted: its id holds the "secret")
     const measured = req.slice(1).filter((r) => r[4] === "measure");
     expect(measured).toHaveLength(160);
-    expect(req[1]![0]).toMatch(/^20261201-vm-random-small-\[REDACTED:[0-9a-f]{8}\]-p4-810a07$/);
+    expect(req[1]![0]).toMatch(/^20261202-vm-random-small-\[REDACTED:[0-9a-f]{8}\]-p4-45c4f1$/);
     const met = parseCsv(readFileSync(join(out, "metrics.csv"), "utf8"));
     const header = met[0]!;
     const row = met.find((r) => r[header.indexOf("metric")] === "ttft_ms")!;
