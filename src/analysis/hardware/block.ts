@@ -4,7 +4,7 @@ import type {PointFacts} from "../gates/types.ts";
 import type {PointReport} from "../report/types.ts";
 import {isSummary} from "../report/types.ts";
 import type {RunConfig} from "../schema/config.ts";
-import type {Manifest} from "../schema/manifest.ts";
+import type {Environment, Manifest} from "../schema/manifest.ts";
 import type {GpuSample, ServerScrape} from "../schema/records.ts";
 import {pointCost} from "./cost.ts";
 import type {HardwareData} from "./data.ts";
@@ -58,6 +58,35 @@ const runConcurrency = (points: readonly PointFacts[]): number =>
     max(points, (f) => (f.point.mode === "concurrency" ? f.point.value : Math.ceil(f.totals.meanInFlight ?? 1))) ?? 1
   );
 
+/**
+ * How many sequences the server decodes at once at most: llama.cpp's /props total_slots, else its --parallel /
+ * -np, else vLLM's --max-num-seqs; null when the fingerprint does not say.
+ */
+export function serverSlots(env: Environment | null): {n: number; from: string} | null {
+  const props = (env?.server.version as Record<string, unknown> | null | undefined)?.["/props"] as
+    {total_slots?: unknown} | undefined;
+  if (typeof props?.total_slots === "number" && props.total_slots > 0)
+    return {n: props.total_slots, from: "/props total_slots"};
+  const args = env?.server.launchArgs ?? [];
+  for (const flag of ["--parallel", "-np", "--max-num-seqs"]) {
+    const i = args.indexOf(flag);
+    const n = i >= 0 ? Number(args[i + 1]) : NaN;
+    if (Number.isInteger(n) && n > 0) return {n, from: `launch argument ${flag} ${n}`};
+  }
+  return null;
+}
+
+/** The batch a point decodes at: requests in flight (measured), at most the server's slots (queued ones wait). */
+function batchOf(meanInFlight: number | null, why: string | undefined, slots: {n: number; from: string} | null): Fact {
+  if (meanInFlight === null) return unknown(why ?? "in-flight unknown");
+  if (slots !== null && meanInFlight > slots.n)
+    return known(
+      slots.n,
+      `measured mean in flight ${meanInFlight.toFixed(2)}, capped at the server's ${slots.n} slots (${slots.from})`
+    );
+  return known(meanInFlight, "measured mean in flight");
+}
+
 /** A measured speed above the bound is not a speed-up: an assumption of the bound does not hold here. */
 export const ABOVE_BOUND =
   "measured above the memory-bandwidth bound: the weights may stay in cache (small models on CPUs), speculative decoding may add tokens per step, or a model fact is wrong";
@@ -73,19 +102,17 @@ export function hardwareBlock(i: HardwareInput): HardwareReport {
   const cost = {price, priceFrom};
   const intervalMs = i.config?.telemetry.interval_ms ?? 500;
   const serving = host.gpus.slice(0, host.gpuCount.value ?? host.gpus.length).map((g) => g.index);
+  const slots = serverSlots(i.manifest?.environment ?? null);
   const context = i.config === null ? null : i.config.workload.prompt_tokens + i.config.workload.max_tokens;
   const points = i.points.map((f): PointHardware => {
     const report = i.reports.find((r) => r.id === f.point.id);
-    const batch =
-      f.totals.meanInFlight === null
-        ? unknown(f.totals.windowReason ?? "in-flight unknown")
-        : known(f.totals.meanInFlight, "measured mean in flight");
+    const batch = batchOf(f.totals.meanInFlight, f.totals.windowReason, slots);
     const ctx =
       f.cost.contextN > 0
         ? known(f.cost.contextSum / f.cost.contextN, "mean of prompt + output ÷ 2")
         : unknown("no request with token counts");
     const bound =
-      combine([batch, ctx], () => 0, "") && batch.value !== null && ctx.value !== null
+      batch.value !== null && ctx.value !== null
         ? decodeBound(model, bandwidth, Math.max(1, batch.value), ctx.value)
         : unknown(batch.reason ?? ctx.reason ?? "unknown");
     const measured = p50(report, "decode_tok_s");

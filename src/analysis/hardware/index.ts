@@ -16,7 +16,7 @@ export {chosenPrice, priceKey} from "./price.ts";
 export {decodeBound, fractionOf} from "./roofline.ts";
 export {cacheSplit, pointCost, timingSource} from "./cost.ts";
 export {GAP_INTERVALS, MIN_GAP_S, MIN_POWER_SAMPLES, maxPowerGapNs, windowEnergy} from "./energy.ts";
-export {hardwareBlock} from "./block.ts";
+export {ABOVE_BOUND, hardwareBlock, serverSlots} from "./block.ts";
 export type {Fact, FitRow, HardwareReport, MeasuredHost, ModelFacts, PointHardware} from "./schema.ts";
 export {
   KV_DTYPE_BYTES,

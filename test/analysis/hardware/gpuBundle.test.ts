@@ -129,11 +129,15 @@ function power(watts: (tMs: number) => number, keep: (tMs: number) => boolean = 
   return out;
 }
 
-async function analyzed(gpu = power(() => 400), data: HardwareData = DATA): Promise<HardwareReport> {
+async function analyzed(
+  gpu = power(() => 400),
+  data: HardwareData = DATA,
+  env: Environment = GPU_ENV
+): Promise<HardwareReport> {
   const spec = cleanRun(requests(), {
     points: [point("concurrency", 4)],
     gpu,
-    manifest: {environment: GPU_ENV},
+    manifest: {environment: env},
     config: {
       load: {mode: "concurrency", values: [4], warmup: 0},
       workload: {prompt_tokens: 1000, max_tokens: 100, ignore_eos: false},
@@ -176,6 +180,14 @@ describe("hardware block of a synthetic GPU bundle (numbers worked by hand)", ()
     expect(p.boundTokS.value).toBeCloseTo(202.41077, 4);
     expect(p.measuredTokS.value).toBeCloseTo(100, 9); // 99 tokens over 990 ms
     expect(p.fraction.value).toBeCloseTo(0.494045, 5);
+  });
+
+  it("a server with 2 slots decodes 2 of the 4 requests in flight: bound 3 350 GB/s ÷ (16 GB + 2 × 1 050 × 131 072 B)", async () => {
+    const env = {...GPU_ENV, server: {...GPU_ENV.server, version: {"/props": {total_slots: 2}}}};
+    const p = (await analyzed(undefined, DATA, env)).points[0]!;
+    expect(p.batch.value).toBe(2);
+    expect(p.batch.from).toMatch(/capped at the server's 2 slots/);
+    expect(p.boundTokS.value).toBeCloseTo(205.834, 3); // 3 350·10⁹ ÷ 16 275 251 200
   });
 
   it("a measured speed above the bound is flagged, not read as a speed-up", async () => {

@@ -2,6 +2,7 @@ import {describe, expect, it} from "vitest";
 
 import {
   cacheSplit,
+  serverSlots,
   chosenPrice,
   matchCard,
   modelFacts,
@@ -212,4 +213,20 @@ describe("chosenPrice: the run's price, then the build's, then the table's on-de
   it("a CPU host without a price is unknown with what to do", () =>
     expect(chosenPrice("cpu-host", null, data()).price.reason).toMatch(/hardware\.prices \(gpu: cpu-host\)/));
   it("no card → unknown", () => expect(chosenPrice(null, null, data()).price.value).toBeNull());
+});
+
+describe("serverSlots: the batch a point decodes at is capped by the server's slots", () => {
+  const env = (version: unknown, launchArgs: string[] | null): Environment => ({
+    ...SYNTH_ENVIRONMENT,
+    server: {...SYNTH_ENVIRONMENT.server, version, launchArgs}
+  });
+  it("llama.cpp /props total_slots, then --parallel / -np, then vLLM --max-num-seqs", () => {
+    expect(serverSlots(env({"/props": {total_slots: 4}}, ["llama-server", "--parallel", "2"]))).toEqual({
+      n: 4,
+      from: "/props total_slots"
+    });
+    expect(serverSlots(env(null, ["llama-server", "-np", "2"]))?.n).toBe(2);
+    expect(serverSlots(env(null, ["vllm", "serve", "m", "--max-num-seqs", "64"]))?.n).toBe(64);
+    expect(serverSlots(env(null, ["vllm", "serve", "m"]))).toBeNull();
+  });
 });
