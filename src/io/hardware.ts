@@ -20,10 +20,12 @@ export function readHardwareData(dir: string = HARDWARE_DIR, pricesFile: string 
     const path = join(dir, name);
     return parse(readFileSync(path, "utf8"), shown(path));
   };
+  const catalogue = read("gpus.yaml", parseCatalogue);
   return {
-    catalogue: read("gpus.yaml", parseCatalogue),
+    catalogue,
     engines: read("engines.yaml", parseEngines),
-    prices: read("prices.yaml", parsePrices),
-    overrides: pricesFile === null ? [] : parsePriceOverrides(readFileSync(pricesFile, "utf8"), shown(pricesFile))
+    prices: read("prices.yaml", (text, file) => parsePrices(text, file, catalogue)),
+    overrides:
+      pricesFile === null ? [] : parsePriceOverrides(readFileSync(pricesFile, "utf8"), shown(pricesFile), catalogue)
   };
 }

@@ -1,6 +1,7 @@
 import type {z} from "zod";
 
 import {formatProblem, parseSpecText} from "../schema/configText.ts";
+import {keyPath} from "../util/zodIssues.ts";
 import {
   EngineMatrix,
   GpuCatalogue,
@@ -34,9 +35,27 @@ export class HardwareDataError extends Error {
   }
 }
 
-const parse = <S extends z.ZodType>(text: string, file: string, schema: S, what: string): z.output<S> => {
+/** Checks past the schema: each a key path that must name a known id, and the ids it may name. */
+type IdCheck = {path: (value: unknown) => [(string | number)[], string][]; ids: ReadonlySet<string>; what: string};
+
+const parse = <S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+  what: string,
+  check?: IdCheck
+): z.output<S> => {
   const r = parseSpecText(text, file, schema, what);
   if (r.config === null) throw new HardwareDataError(r.problems.map(formatProblem));
+  if (check !== undefined) {
+    const problems = check
+      .path(r.config)
+      .filter(([, id]) => !check.ids.has(id))
+      .map(([path, id]) =>
+        formatProblem({file, ...r.locate(path), path: keyPath(path), message: `"${id}" is not ${check.what}`})
+      );
+    if (problems.length > 0) throw new HardwareDataError(problems);
+  }
   return r.config;
 };
 
@@ -44,12 +63,39 @@ export const parseCatalogue = (text: string, file: string): GpuCatalogue =>
   parse(text, file, GpuCatalogue, "expected a mapping with version, updated, sources and gpus");
 export const parseEngines = (text: string, file: string): EngineMatrix =>
   parse(text, file, EngineMatrix, "expected a mapping with version, updated, sources and features");
-export const parsePrices = (text: string, file: string): PriceTable =>
-  parse(text, file, PriceTable, "expected a mapping with version, date, currency, sources and prices");
 
-export const parsePriceOverrides = (text: string, file: string): PriceOverride[] =>
-  parse(text, file, PriceOverrideFile, "expected a mapping with prices: a list of {gpu, kind, usd_per_gpu_hour}")
-    .prices;
+/** The ids a price may name: the catalogue's cards, and cpu-host (a CPU-only host, priced per host-hour). */
+const priceIds = (catalogue: GpuCatalogue | undefined): ReadonlySet<string> | null =>
+  catalogue === undefined ? null : new Set([...catalogue.gpus.map((g) => g.id), "cpu-host"]);
+
+const pricePaths = (list: readonly {gpu: string}[], key: string) =>
+  list.map((p, i): [(string | number)[], string] => [[key, i, "gpu"], p.gpu]);
+
+/** The price table; given the catalogue, a row naming a card it does not list is an error at its line. */
+export function parsePrices(text: string, file: string, catalogue?: GpuCatalogue): PriceTable {
+  const ids = priceIds(catalogue);
+  const what = "a catalogue id (configs/hardware/gpus.yaml) or cpu-host";
+  const check =
+    ids === null ? undefined : {path: (t: unknown) => pricePaths((t as PriceTable).prices, "prices"), ids, what};
+  return parse(text, file, PriceTable, "expected a mapping with version, date, currency, sources and prices", check);
+}
+
+/** A user's own prices (INFERSCOPE_PRICES); given the catalogue, an unknown card is an error at its line. */
+export function parsePriceOverrides(text: string, file: string, catalogue?: GpuCatalogue): PriceOverride[] {
+  const ids = priceIds(catalogue);
+  const what = "a catalogue id (configs/hardware/gpus.yaml) or cpu-host";
+  const check =
+    ids === null
+      ? undefined
+      : {path: (t: unknown) => pricePaths((t as {prices: PriceOverride[]}).prices, "prices"), ids, what};
+  return parse(
+    text,
+    file,
+    PriceOverrideFile,
+    "expected a mapping with prices: a list of {gpu, kind, usd_per_gpu_hour}",
+    check
+  ).prices;
+}
 
 /** Lowercase words of letters and digits: "NVIDIA A100-SXM4-80GB" → nvidia a100 sxm4 80gb. */
 const words = (s: string): string[] =>

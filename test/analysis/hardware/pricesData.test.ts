@@ -7,22 +7,8 @@ import {EngineMatrix, PriceTable} from "../../../src/analysis/schema/hardware.ts
 const read = (name: string): unknown =>
   parse(readFileSync(new URL(`../../../configs/hardware/${name}`, import.meta.url), "utf8"));
 
-const GPU_IDS = [
-  "h100-sxm",
-  "h100-pcie",
-  "h200-sxm",
-  "b200",
-  "gb200",
-  "a100-80gb-sxm",
-  "a100-40gb-sxm",
-  "l40s",
-  "l4",
-  "a10g",
-  "rtx-4090",
-  "v100-sxm2",
-  "mi300x",
-  "mi325x"
-];
+/** Every price names a card of the catalogue (read from gpus.yaml itself, not from a list kept here). */
+const GPU_IDS = (read("gpus.yaml") as {gpus: {id: string}[]}).gpus.map((g) => g.id);
 
 const ARCHITECTURES = ["Volta", "Turing", "Ampere", "Ada Lovelace", "Hopper", "Blackwell", "CDNA 3", "CDNA 4"];
 
@@ -105,7 +91,7 @@ describe("configs/hardware/prices.yaml", () => {
   });
 
   it("AWS: p4d.24xlarge is $21.957642/h → 21.957642 / 8 ≈ $2.7447 per A100 40 GB GPU-hour", () => {
-    expect(price("a100-40gb-sxm", "AWS").usd_per_gpu_hour).toBeCloseTo(21.957642 / 8, 4);
+    expect(price("a100-sxm4-40gb", "AWS").usd_per_gpu_hour).toBeCloseTo(21.957642 / 8, 4);
   });
 
   it("CoreWeave: a GB200 NVL72 instance (4 GPUs) is $42.00/h → 42 / 4 = $10.50 per GPU-hour", () => {

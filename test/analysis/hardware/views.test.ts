@@ -230,3 +230,18 @@ describe("serverSlots: the batch a point decodes at is capped by the server's sl
     expect(serverSlots(env(null, ["vllm", "serve", "m"]))).toBeNull();
   });
 });
+
+describe("a price names a catalogued card", () => {
+  const table = (gpu: string) =>
+    `version: 1\ndate: "2026"\ncurrency: USD\nsources: {p: {title: "List", publisher: "Cloud", date: "2026"}}\nprices:\n  - {gpu: l4, kind: on_demand, usd_per_gpu_hour: 1, provider: a, source: p}\n  - {gpu: ${gpu}, kind: on_demand, usd_per_gpu_hour: 2, provider: b, source: p}\n`;
+  it("an id the catalogue lacks is an error at its line; cpu-host is allowed", () => {
+    // line 7 is the second row; "  - {gpu: " is 10 characters, so the id starts at column 11
+    expect(() => parsePrices(table("a100-80gb-sxm"), "prices.yaml", CATALOGUE)).toThrow(
+      'prices.yaml:7:11: prices[1].gpu: "a100-80gb-sxm" is not a catalogue id (configs/hardware/gpus.yaml) or cpu-host'
+    );
+    expect(parsePrices(table("cpu-host"), "prices.yaml", CATALOGUE).prices).toHaveLength(2);
+    expect(() =>
+      parsePriceOverrides("prices:\n  - {gpu: h100, usd_per_gpu_hour: 2}\n", "mine.yaml", CATALOGUE)
+    ).toThrow(/mine\.yaml:2:\d+: prices\[0\]\.gpu: "h100" is not a catalogue id/);
+  });
+});
