@@ -139,6 +139,7 @@ async function runVariant(
   rec.command = server.command === null ? null : redactArgs(server.command).map((a) => redact(a));
   rec.baseUrl = server.baseUrl;
   let interrupted = false;
+  let wantTail = false;
   const logText = async () => redact(await server.logs());
   try {
     fx.log.info(
@@ -158,7 +159,7 @@ async function runVariant(
       interrupted = stopped();
       rec.status = interrupted ? "interrupted" : "start_failed";
       rec.reason = health.reason;
-      rec.logTail = logTail(await logText());
+      wantTail = true;
     } else {
       rec.readyMs = health.readyMs;
       fx.log.info(`variant ${v.name}: ready in ${(health.readyMs / 1000).toFixed(1)} s at ${server.baseUrl}`);
@@ -189,12 +190,14 @@ async function runVariant(
     rec.status = stopped() ? "interrupted" : "collect_failed";
     interrupted = stopped();
     rec.reason = redact((e as Error).message);
-    rec.logTail = logTail(await logText());
+    wantTail = true;
   } finally {
+    // the log after the teardown: what the server printed while stopping (or just before a Ctrl-C) is in it
+    rec.teardown = await server.stop();
     const log = await logText();
+    if (wantTail) rec.logTail = logTail(log);
     rec.logFile = `logs/${v.name}.log`;
     await fx.files.writeAtomic(join(o.dir, rec.logFile), log);
-    rec.teardown = await server.stop();
     const ok = rec.teardown.every((s) => s.ok);
     fx.log[ok ? "info" : "warn"](
       `variant ${v.name}: teardown ${ok ? "done" : "INCOMPLETE"}: ${rec.teardown.map((s) => `${s.step}${s.ok ? "" : ` (failed: ${s.detail})`}`).join("; ")}`

@@ -26,7 +26,8 @@ export async function stopContainer(
   fx: Pick<Effects, "exec">,
   docker: string,
   container: string,
-  graceS: number
+  graceS: number,
+  beforeRemove?: () => Promise<void>
 ): Promise<TeardownStep[]> {
   const steps: TeardownStep[] = [];
   const run = async (step: string, args: string[], timeoutMs = DOCKER_TIMEOUT_MS) => {
@@ -37,6 +38,7 @@ export async function stopContainer(
   };
   await run(`docker update --restart=no ${container}`, ["update", "--restart=no", container]);
   await run(`docker stop -t ${graceS} ${container}`, ["stop", "-t", String(graceS), container], (graceS + 60) * 1000);
+  await beforeRemove?.(); // the last of the logs: once removed, the container's logs are gone
   await run(`docker rm -f ${container}`, ["rm", "-f", container]);
   const inspect = await fx.exec(docker, ["inspect", "--format", "{{.State.Status}}", container], {
     timeoutMs: DOCKER_TIMEOUT_MS
@@ -100,7 +102,15 @@ export async function launchDocker(req: LaunchRequest & {experiment: string; non
   const started = await req.fx.exec(spec.docker, runArgs, {timeoutMs: DOCKER_TIMEOUT_MS * 5});
   const o = outcome(started);
   let stopping: Promise<TeardownStep[]> | undefined;
-  const stop = () => (stopping ??= stopContainer(req.fx, spec.docker, container, spec.stop_grace_s));
+  const readLogs = async () => {
+    const r = await req.fx.exec(spec.docker, ["logs", "--tail", "20000", container], {timeoutMs: DOCKER_TIMEOUT_MS});
+    return r.ok ? `${r.stdout}${r.stderr}` : `[inferscope: docker logs failed: ${r.error}]`;
+  };
+  let lastLogs: string | null = null;
+  const stop = () =>
+    (stopping ??= stopContainer(req.fx, spec.docker, container, spec.stop_grace_s, async () => {
+      lastLogs = await readLogs();
+    }));
   if (!o.ok) {
     // `docker run` may have created the container before failing (a bad GPU request): never leave it
     const steps = await stop();
@@ -125,10 +135,8 @@ export async function launchDocker(req: LaunchRequest & {experiment: string; non
         ? null
         : `container ${status} (exit code ${code})`;
     },
-    logs: async () => {
-      const r = await req.fx.exec(spec.docker, ["logs", "--tail", "20000", container], {timeoutMs: DOCKER_TIMEOUT_MS});
-      return r.ok ? `${r.stdout}${r.stderr}` : `[inferscope: docker logs failed: ${r.error}]`;
-    },
+    // after the teardown, the logs as read just before the container was removed
+    logs: async () => lastLogs ?? (await readLogs()),
     stop
   };
 }

@@ -10,6 +10,9 @@ import type {Launched, LaunchRequest, TeardownStep} from "./types.ts";
 
 type Spec = Extract<LauncherSpec, {kind: "process"}>;
 
+/** How long a stop waits for the server's output pipes to close after the group exited. */
+const PIPE_DRAIN_MS = 2000;
+
 /** Process groups this process started and has not seen end: killed if node exits without a teardown. */
 const live = new Set<number>();
 let exitHook = false;
@@ -108,6 +111,10 @@ export async function launchProcess(req: LaunchRequest): Promise<Launched> {
   });
   child.stdout?.on("data", (b: Buffer) => log.append(b.toString("utf8")));
   child.stderr?.on("data", (b: Buffer) => log.append(b.toString("utf8")));
+  // the pipes end after the group has exited: what the server printed last is in the log once both closed
+  const closed = (s: NodeJS.ReadableStream | null) =>
+    new Promise<void>((resolve) => (s === null ? resolve() : s.once("close", () => resolve())));
+  const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);
   const pid = child.pid;
   if (pid === undefined) {
     await exited;
@@ -127,8 +134,9 @@ export async function launchProcess(req: LaunchRequest): Promise<Launched> {
     exited: async () => exitReason,
     logs: async () => log.text(),
     stop: () =>
-      (stopping ??= stopGroup(pid, spec.stop_grace_s * 1000, exited).then((steps) => {
+      (stopping ??= stopGroup(pid, spec.stop_grace_s * 1000, exited).then(async (steps) => {
         if (!killGroup(pid, 0)) live.delete(pid);
+        await Promise.race([drained, req.fx.sleep(PIPE_DRAIN_MS)]); // a grandchild outside the group may hold a pipe
         return steps;
       }))
   };

@@ -1,4 +1,4 @@
-import {readFileSync} from "node:fs";
+import {existsSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {afterEach, describe, expect, it} from "vitest";
@@ -126,7 +126,14 @@ describe("inferscope experiment (process launcher, fake server)", () => {
 
   it("SIGINT while waiting for a server that never gets ready: torn down, exit 130", async () => {
     const dir = temp();
-    const hang = [process.execPath, "-e", "console.log('loading…'); setInterval(() => {}, 1000)"];
+    // the server prints, then leaves a marker: the test interrupts only once the line is out (a busy machine may
+    // start the server late), and the teardown keeps what it printed (the log is read once its pipes closed)
+    const marker = join(dir, "printed");
+    const hang = [
+      process.execPath,
+      "-e",
+      `console.log('loading…'); require('node:fs').writeFileSync(${JSON.stringify(marker)}, ''); setInterval(() => {}, 1000)`
+    ];
     const plan = writePlan(dir, {
       name: "wait",
       variants: [{name: "slow", launcher: {kind: "process", command: hang}, health: {timeout_s: 600, interval_ms: 100}}]
@@ -136,6 +143,7 @@ describe("inferscope experiment (process launcher, fake server)", () => {
     const pid = livePid(dir, "wait")!;
     started.push(pid);
     await waitFor(() => /waiting for GET \/health/.test(cli.stderr()), 30_000, "a readiness progress line");
+    await waitFor(() => existsSync(marker), 30_000, "the server's first line");
     cli.kill("SIGINT");
     const {code} = await cli.exit;
     expect(code, cli.stderr()).toBe(130);
