@@ -1,5 +1,5 @@
 /**
- * npm run test:mutation -- <folder> [--incremental] [--timeout-factor F]
+ * npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--skip FILE,…]
  * Mutation testing (StrykerJS with its vitest runner) of one folder of src/analysis, e.g. `gates` mutates
  * src/analysis/gates/**\/*.ts. Only the fast in-process unit tests listed in vitest.mutation.config.ts run
  * against the mutants, each mutant only against the tests that cover it. Not part of `npm test` or CI.
@@ -20,11 +20,15 @@ import {globSync} from "glob";
 const ROOT = resolve(import.meta.dirname, "..");
 const ANALYSIS = join(ROOT, "src", "analysis");
 const USAGE =
-  "usage: npm run test:mutation -- <folder> [--incremental] [--timeout-factor F]   (folder: a subfolder of src/analysis)";
+  "usage: npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--skip FILE,…]   (folder: a subfolder of src/analysis; --skip: files of it not mutated, e.g. schema.ts: zod declarations every test loads)";
 
 const folders = readdirSync(ANALYSIS).filter((name) => statSync(join(ANALYSIS, name)).isDirectory());
 const {values: flags, positionals} = parseArgs({
-  options: {incremental: {type: "boolean", default: false}, "timeout-factor": {type: "string", default: "1.5"}},
+  options: {
+    incremental: {type: "boolean", default: false},
+    "timeout-factor": {type: "string", default: "1.5"},
+    skip: {type: "string", default: ""}
+  },
   allowPositionals: true
 });
 const folder = positionals[0];
@@ -38,6 +42,7 @@ if (!folders.includes(folder)) {
 }
 
 const timeoutFactor = Number(flags["timeout-factor"]);
+const skipped = (flags.skip ?? "").split(",").filter((f) => f !== "");
 if (!Number.isFinite(timeoutFactor) || timeoutFactor < 1) {
   console.error(`--timeout-factor must be a number ≥ 1, got ${flags["timeout-factor"]}`);
   process.exit(2);
@@ -66,7 +71,10 @@ try {
   results = await new Stryker({
     testRunner: "vitest",
     vitest: {configFile: "vitest.mutation.config.ts", related: true},
-    mutate: [`src/analysis/${folder}/**/*.ts`],
+    mutate: [
+      `src/analysis/${folder}/**/*.ts`,
+      ...skipped.map((f) => `!src/analysis/${folder}/${f}`) // Stryker's negated patterns
+    ],
     coverageAnalysis: "perTest",
     concurrency: 2,
     timeoutFactor,
