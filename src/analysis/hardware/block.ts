@@ -99,7 +99,6 @@ export function hardwareBlock(i: HardwareInput): HardwareReport {
   const capacity = capacityOf(host, card);
   const {bandwidth, from} = bandwidthOf(host, i.data);
   const {price, from: priceFrom} = chosenPrice(priceKey(host.card, host.kind), i.config, i.data);
-  const cost = {price, priceFrom};
   const intervalMs = i.config?.telemetry.interval_ms ?? 500;
   const serving = host.gpus.slice(0, host.gpuCount.value ?? host.gpus.length).map((g) => g.index);
   const slots = serverSlots(i.manifest?.environment ?? null);
@@ -125,7 +124,7 @@ export function hardwareBlock(i: HardwareInput): HardwareReport {
       measuredTokS: measured,
       fraction,
       fractionNote: fraction.value !== null && fraction.value > 1 ? ABOVE_BOUND : null,
-      cost: pointCost(f.cost, f.totals.windowS, cost.price, cost.priceFrom, host.gpuCount),
+      cost: pointCost(f.cost, f.totals.windowS, price, priceFrom, host.gpuCount),
       energy: windowEnergy(i.gpuSamples, f.spanNs, serving, f.cost.outTokens, maxPowerGapNs(intervalMs))
     };
   });

@@ -97,12 +97,15 @@ export const GpuCatalogue = z
     c.gpus.forEach((g, i) => {
       if (seen.has(g.id)) ctx.addIssue({code: "custom", path: ["gpus", i, "id"], message: `duplicate id ${g.id}`});
       seen.add(g.id);
-      for (const [path, ref] of sourceRefs(g))
-        if (!(ref in c.sources))
-          ctx.addIssue({code: "custom", path: ["gpus", i, ...path], message: `unknown source "${ref}"`});
+      for (const [path, ref] of sourceRefs(g)) checkSource(ctx, c.sources, ref, ["gpus", i, ...path]);
     });
   });
 export type GpuCatalogue = z.output<typeof GpuCatalogue>;
+
+/** One source reference of a data file: an issue at `path` when the file's `sources` do not define it. */
+function checkSource(ctx: z.RefinementCtx, sources: Record<string, unknown>, ref: string, path: (string | number)[]) {
+  if (!(ref in sources)) ctx.addIssue({code: "custom", path, message: `unknown source "${ref}"`});
+}
 
 /** Every `source` reference inside a value, with its path (for the unknown-source check). */
 function sourceRefs(value: unknown, path: (string | number)[] = []): [(string | number)[], string][] {
@@ -140,10 +143,7 @@ export const EngineMatrix = z
     features: z.array(EngineFeature)
   })
   .superRefine((m, ctx) =>
-    m.features.forEach((f, i) => {
-      if (!(f.source in m.sources))
-        ctx.addIssue({code: "custom", path: ["features", i, "source"], message: `unknown source "${f.source}"`});
-    })
+    m.features.forEach((f, i) => checkSource(ctx, m.sources, f.source, ["features", i, "source"]))
   );
 export type EngineMatrix = z.output<typeof EngineMatrix>;
 
@@ -173,8 +173,7 @@ export const PriceTable = z
     t.prices.forEach((p, i) => {
       if (p.source === undefined)
         ctx.addIssue({code: "custom", path: ["prices", i, "source"], message: "a shipped price needs its source"});
-      else if (!(p.source in t.sources))
-        ctx.addIssue({code: "custom", path: ["prices", i, "source"], message: `unknown source "${p.source}"`});
+      else checkSource(ctx, t.sources, p.source, ["prices", i, "source"]);
     })
   );
 export type PriceTable = z.output<typeof PriceTable>;
