@@ -19,7 +19,8 @@ const collectorFloors = [
     "collector/bundle",
     "collector/config",
     "collector/fake",
-    "collector/launch"
+    "collector/launch",
+    "collector/workload"
   ],
   ["collector/cases"],
   ["collector/run"],
@@ -35,7 +36,7 @@ const floorZones = collectorFloors.slice(0, -1).map((floor, i) => ({
     .slice(i + 1)
     .flat()
     .map((p) => `./${p}`),
-  message: `collector floors run one way (effects < http < request, load < telemetry, env, writer, bundle, config, fake, launch < cases < run < experiment < commands < cli): ${floorName(floor)} may not import a floor above it.`
+  message: `collector floors run one way (effects < http < request, load < telemetry, env, writer, bundle, config, fake, launch, workload < cases < run < experiment < commands < cli): ${floorName(floor)} may not import a floor above it.`
 }));
 
 /** Globals that bring I/O or a wall clock into code that must stay pure. */
@@ -62,10 +63,11 @@ const ANALYSIS_PURE = [
 
 /** Each floor of the analysis core and the floors above it, which it may not import. */
 const ANALYSIS_FLOORS = [
-  ["schema", ["ingest", "derive", "metrics", "accumulate", "gates", "report", "analyze"]],
-  ["ingest", ["metrics", "accumulate", "gates", "report", "analyze"]],
-  ["derive", ["metrics", "accumulate", "gates", "report", "analyze"]],
-  ["metrics", ["accumulate", "gates", "report", "analyze"]],
+  ["schema", ["ingest", "derive", "metrics", "workload", "accumulate", "gates", "report", "analyze"]],
+  ["ingest", ["metrics", "workload", "accumulate", "gates", "report", "analyze"]],
+  ["derive", ["metrics", "workload", "accumulate", "gates", "report", "analyze"]],
+  ["metrics", ["workload", "accumulate", "gates", "report", "analyze"]],
+  ["workload", ["accumulate", "gates", "report", "analyze"]],
   ["accumulate", ["gates", "report", "analyze"]],
   ["gates", ["report", "analyze"]],
   ["report", ["analyze"]]

@@ -2,6 +2,7 @@ import type {ServerResponse} from "node:http";
 
 import type {FakeMetrics} from "./metrics.ts";
 import type {Frame, ResponsePlan} from "./plan.ts";
+import type {PendingInsert, PrefixCache, PrefixInsert} from "./prefixCache.ts";
 
 /**
  * One write the server made, stamped with its own CLOCK_MONOTONIC reading taken just before the
@@ -18,11 +19,12 @@ export interface SendLogEntry {
   what: "received" | "headers" | "data" | "end" | "fin" | "reset" | "destroy";
 }
 
-/** What every response of one fake server shares: its clock, send log, metrics and concurrency cap. */
+/** What every response of one fake server shares: its clock, send log, metrics, concurrency cap and prefix cache. */
 export interface Env {
   clock: () => bigint;
   note: (e: SendLogEntry) => void;
   metrics: FakeMetrics;
+  prefixCache: PrefixCache;
   active: Set<Active>;
   queue: Active[];
   model: string;
@@ -36,6 +38,9 @@ export class Active {
   readonly res: ServerResponse;
   readonly requestId: string;
   readonly plan: ResponsePlan;
+  /** What this response puts in the prefix cache once its first token is due (null: nothing). */
+  readonly prefix: PrefixInsert | null;
+  #inserting: PendingInsert | null = null;
   t0 = 0n;
   /**
    * When the server first saw the request (node's 'request' event, headers parsed, before the body was read,
@@ -53,17 +58,30 @@ export class Active {
   immediate: ReturnType<typeof setImmediate> | null = null;
   readonly stepBound: () => void;
 
-  constructor(env: Env, res: ServerResponse, requestId: string, plan: ResponsePlan, received: bigint) {
+  constructor(
+    env: Env,
+    res: ServerResponse,
+    requestId: string,
+    plan: ResponsePlan,
+    received: bigint,
+    prefix: PrefixInsert | null = null
+  ) {
     this.env = env;
     this.res = res;
     this.requestId = requestId;
     this.plan = plan;
     this.received = received;
+    this.prefix = prefix;
     this.stepBound = () => this.step();
   }
 
   start(): void {
     this.t0 = this.env.clock();
+    const p = this.prefix;
+    if (p !== null && this.plan.firstTokenAtMs !== null) {
+      const at = Number(this.t0) / 1e6 + this.plan.firstTokenAtMs;
+      this.#inserting = this.env.prefixCache.insertAt(p.words, p.block, at, p.capacity);
+    }
     this.log("received", this.received, 0, 0);
     this.env.active.add(this);
     this.env.metrics.running++;
@@ -81,6 +99,8 @@ export class Active {
     this.done = true;
     if (this.timer !== null) clearTimeout(this.timer);
     if (this.immediate !== null) clearImmediate(this.immediate);
+    // gone before its first token was due: its prefill never finished, nothing enters the prefix cache
+    if (this.#inserting !== null) this.env.prefixCache.cancel(this.#inserting, Number(this.env.clock()) / 1e6);
     if (!this.env.active.delete(this)) return;
     this.env.metrics.running--;
     this.env.metrics.generationTokens += this.plan.completionTokens;

@@ -26,28 +26,34 @@ export interface UsageCounts {
   prompt: number;
   completion: number;
   reasoning: number | null;
+  /** Prompt tokens served from the prefix cache (`prompt_tokens_details.cached_tokens`). */
+  cached: number;
 }
 
 export function usageJson(u: UsageCounts): string {
   const details = u.reasoning === null ? "" : `,"completion_tokens_details":{"reasoning_tokens":${u.reasoning}}`;
   return (
     `{"prompt_tokens":${u.prompt},"completion_tokens":${u.completion},"total_tokens":${u.prompt + u.completion}` +
-    `,"prompt_tokens_details":{"cached_tokens":0}${details}}`
+    `,"prompt_tokens_details":{"cached_tokens":${u.cached}}${details}}`
   );
 }
 
-/** llama.cpp `timings` object (server-side counts and durations; draft counts with speculative decoding on). */
+/**
+ * llama.cpp `timings` object (server-side counts and durations; draft counts with speculative decoding on).
+ * `promptN` is the prompt tokens computed, `cacheN` those reused from the cache (llama.cpp's prompt = both).
+ */
 export function timingsJson(
   promptN: number,
   predictedN: number,
   promptMs: number,
   predictedMs: number,
-  draft: {draftN: number; accepted: number} | null = null
+  draft: {draftN: number; accepted: number} | null = null,
+  cacheN = 0
 ): string {
   const pps = promptMs > 0 ? (promptN * 1000) / promptMs : 0;
   const dps = predictedMs > 0 ? (predictedN * 1000) / predictedMs : 0;
   return (
-    `{"cache_n":0,"prompt_n":${promptN},"prompt_ms":${promptMs},"prompt_per_token_ms":${promptN > 0 ? promptMs / promptN : 0}` +
+    `{"cache_n":${cacheN},"prompt_n":${promptN},"prompt_ms":${promptMs},"prompt_per_token_ms":${promptN > 0 ? promptMs / promptN : 0}` +
     `,"prompt_per_second":${pps},"predicted_n":${predictedN},"predicted_ms":${predictedMs}` +
     `,"predicted_per_token_ms":${predictedN > 0 ? predictedMs / predictedN : 0},"predicted_per_second":${dps}` +
     (draft === null ? "" : `,"draft_n":${draft.draftN},"draft_n_accepted":${draft.accepted}`) +

@@ -94,7 +94,8 @@ export function streamEvents(
   o: ScenarioOptions,
   out: Output,
   prompt: number,
-  spec: SpecPlan | null = null
+  spec: SpecPlan | null = null,
+  cached = 0
 ): {events: LogicalEvent[]; end: StreamEnd} {
   const ctx = chunkContext(req.endpoint, req.requestId, req.model);
   const continuous = o.usage === "every_chunk" || (o.usage === "request" && req.includeUsage && req.continuousUsage);
@@ -104,15 +105,14 @@ export function streamEvents(
   // a natural stop's end-of-sequence token: generated, counted, never shown
   const eos = o.eosToken && out.finish === "stop" ? 1 : 0;
   const reported = (n: number): number => Math.round(n * o.usageFactor);
-  const usageAt = (n: number): string => usageJson({prompt, completion: reported(n), reasoning: reasoningN});
+  const usageAt = (n: number): string => usageJson({prompt, completion: reported(n), reasoning: reasoningN, cached});
   const events: LogicalEvent[] = [];
   const push = (atMs: number, data: string, raw = false): void => void events.push({atMs, data, raw});
   const first = o.headersDelayMs + o.ttftMs + (spec?.emulation.ttftExtraMs ?? 0);
   const all = steps(out, o, spec);
   const cut = o.terminate === "eof" || o.terminate === "fin" || o.terminate === "reset" || o.terminate === "hang";
   let limit = all.length;
-  if (cut) limit = Math.min(limit, o.terminateAfter);
-  if (o.longLineBytes !== null) limit = Math.min(limit, o.terminateAfter);
+  if (cut || o.longLineBytes !== null) limit = Math.min(limit, o.terminateAfter);
   if (o.inbandErrorAfter !== null) limit = Math.min(limit, o.inbandErrorAfter);
   const shift = o.roleThenDelayMs ?? 0;
   const interval = spec === null ? o.tokenIntervalMs : spec.stepMs;
@@ -160,7 +160,9 @@ export function streamEvents(
   }
   if (separate) {
     const decodeMs = spec === null ? Math.max(0, all.length - 1 + eos) * o.tokenIntervalMs : last - first - shift;
-    const t = timings ? timingsJson(prompt, reported(cum), o.ttftMs, decodeMs, draftCounts(spec)) : null;
+    const t = timings
+      ? timingsJson(prompt - cached, reported(cum), o.ttftMs, decodeMs, draftCounts(spec), cached)
+      : null;
     const delta = ctx.endpoint === "chat" ? deltaEmpty : "";
     push(last, streamChunk(ctx, delta, "", out.finish, continuous ? usageAt(cum) : null, t));
   }

@@ -6,3 +6,4 @@ export * from "./scenarios.ts";
 export * from "./server.ts";
 export * from "./tokens.ts";
 export * from "./spec.ts";
+export * from "./prefixCache.ts";

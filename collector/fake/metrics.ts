@@ -13,6 +13,13 @@ export class FakeMetrics {
   ttftCount = 0;
   /** Speculative-decoding counters (fake/specMetrics.ts), under the emulated engine's names. */
   readonly spec = new SpecCounters();
+  /**
+   * Prefix-cache counters in prompt tokens: looked up, and served from the cache. Exported only once the
+   * emulated cache is on (the server's options or a request's), so a server without one keeps its old /metrics.
+   */
+  prefixCacheOn = false;
+  prefixCacheQueries = 0;
+  prefixCacheHits = 0;
 
   /** vLLM's per-request phase histograms (queue, prefill, decode), observed when a request finishes. */
   readonly phaseBounds: readonly number[] = [0.01, 0.05, 0.1, 0.5, 1, 5];
@@ -26,6 +33,13 @@ export class FakeMetrics {
     this.phases.queue.observe(queueS);
     this.phases.prefill.observe(prefillS);
     this.phases.decode.observe(decodeS);
+  }
+
+  /** One request's prefix-cache lookup: `queried` prompt tokens, `hits` of them served from the cache. */
+  observePrefixCache(queried: number, hits: number): void {
+    this.prefixCacheOn = true;
+    this.prefixCacheQueries += queried;
+    this.prefixCacheHits += hits;
   }
 
   observeTtft(seconds: number): void {
@@ -65,7 +79,25 @@ export class FakeMetrics {
     lines.push(`vllm:time_to_first_token_seconds_sum{${l}} ${this.ttftSum}`);
     lines.push(`vllm:time_to_first_token_seconds_count{${l}} ${this.ttftCount}`);
     for (const [phase, h] of Object.entries(this.phases)) h.render(`vllm:request_${phase}_time_seconds`, l, lines);
-    return lines.concat(this.spec.render(l)).join("\n") + "\n";
+    const prefix = this.prefixCacheOn ? this.prefixCacheLines(l) : [];
+    return lines.concat(prefix, this.spec.render(l)).join("\n") + "\n";
+  }
+
+  /**
+   * vLLM v1's prefix-cache counters, in tokens: vllm-project/vllm vllm/v1/metrics/loggers.py (PrometheusStatLogger,
+   * commit 005a810) declares Counter `vllm:prefix_cache_queries` ("Prefix cache queries, in terms of number of
+   * queried tokens.") and `vllm:prefix_cache_hits` ("Prefix cache hits, in terms of number of cached tokens."),
+   * which prometheus_client exposes with the `_total` suffix of a counter.
+   */
+  private prefixCacheLines(l: string): string[] {
+    return [
+      "# HELP vllm:prefix_cache_queries_total Prefix cache queries, in terms of number of queried tokens.",
+      "# TYPE vllm:prefix_cache_queries_total counter",
+      `vllm:prefix_cache_queries_total{${l}} ${this.prefixCacheQueries}`,
+      "# HELP vllm:prefix_cache_hits_total Prefix cache hits, in terms of number of cached tokens.",
+      "# TYPE vllm:prefix_cache_hits_total counter",
+      `vllm:prefix_cache_hits_total{${l}} ${this.prefixCacheHits}`
+    ];
   }
 }
 

@@ -86,6 +86,17 @@ export interface ScenarioOptions {
   connCapMode: "refuse" | "queue";
   /** Server-wide: a request that arrives on a reused keep-alive socket gets the socket destroyed (keep-alive race). */
   keepAliveRace: boolean;
+  /**
+   * Emulated prefix cache (fake/prefixCache.ts), or null (none: cached_tokens stays 0). The cache is server-wide
+   * state: an LRU cache of whole blocks of prompt words, keyed by chain hashes, that a request's blocks enter
+   * when its first token is due. Set per request (header), the value is that request's part only: null = it
+   * neither looks up nor inserts; a number = it looks up, and its insert evicts down to this many tokens.
+   */
+  prefixCacheTokens: number | null;
+  /** Block size of the prefix cache, in tokens (words): only whole blocks are cached and served. */
+  prefixCacheBlock: number;
+  /** Fraction of the TTFT that scales with the uncached share of the prompt: ttft × (1 − saving × cached / prompt). */
+  prefixCacheTtftSaving: number;
   /** finish_reason on the last token chunk (vLLM) or on a separate empty-delta chunk (llama.cpp). */
   finishChunk: "last_token" | "separate";
   /**
@@ -152,6 +163,9 @@ export const DEFAULT_OPTIONS: Readonly<ScenarioOptions> = Object.freeze({
   connCap: null,
   connCapMode: "queue",
   keepAliveRace: false,
+  prefixCacheTokens: null,
+  prefixCacheBlock: 16,
+  prefixCacheTtftSaving: 1,
   finishChunk: "last_token",
   eosToken: false,
   emptyText: "none",

@@ -20,21 +20,47 @@ export interface ResponsePlan {
   completionTokens: number;
   /** Speculative-decoding counters this response adds to /metrics (null: emulation off). */
   spec: SpecCounts | null;
+  /** Prompt tokens served from the prefix cache (reported as cached_tokens; they shortened the TTFT). */
+  cachedTokens: number;
+  /** When the first token is due (the end of prefill: the prompt's blocks enter the prefix cache), or null: never. */
+  firstTokenAtMs: number | null;
 }
 
 const SSE_HEADERS = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"};
 const JSON_HEADERS = {"content-type": "application/json"};
 
-/** Builds the whole scripted response for one request. Pure and deterministic. */
-export function buildPlan(req: FakeRequest, o: ScenarioOptions): ResponsePlan {
+/** Whether the response computes the prompt at all (not an error status, proxy page or closed socket). */
+export function prefillsPrompt(o: ScenarioOptions): boolean {
+  return o.httpStatus === null && o.nonSse !== "html" && !o.closeBeforeHeaders;
+}
+
+/** Prompt tokens the server processes and reports (promptTruncateTo applied). */
+export function promptTokensOf(req: FakeRequest, o: ScenarioOptions): number {
+  return o.promptTruncateTo === null ? req.promptTokens : Math.min(req.promptTokens, o.promptTruncateTo);
+}
+
+/** TTFT with `cached` of `prompt` tokens served from the prefix cache: ttftMs × (1 − saving × cached / prompt). */
+export function cachedTtftMs(o: ScenarioOptions, cached: number, prompt: number): number {
+  if (cached <= 0 || prompt <= 0) return o.ttftMs;
+  return o.ttftMs * Math.max(0, 1 - (o.prefixCacheTtftSaving * cached) / prompt);
+}
+
+/**
+ * Builds the whole scripted response for one request, `cached` of its prompt tokens served from the prefix
+ * cache (the TTFT shrinks with them, cachedTtftMs). Pure and deterministic.
+ */
+export function buildPlan(req: FakeRequest, options: ScenarioOptions, cached = 0): ResponsePlan {
+  const prompt = promptTokensOf(req, options);
+  const o = cached > 0 ? {...options, ttftMs: cachedTtftMs(options, cached, prompt)} : options;
   const h = o.headersDelayMs;
-  const prompt = o.promptTruncateTo === null ? req.promptTokens : Math.min(req.promptTokens, o.promptTruncateTo);
   const base = {
     headersAtMs: h,
     closeBeforeHeaders: o.closeBeforeHeaders,
     promptTokens: prompt,
     completionTokens: 0,
-    spec: null
+    spec: null,
+    cachedTokens: cached,
+    firstTokenAtMs: null
   };
   const idHeader = {"x-request-id": req.requestId};
   if (o.httpStatus !== null) {
@@ -51,7 +77,12 @@ export function buildPlan(req: FakeRequest, o: ScenarioOptions): ResponsePlan {
   const out = generate(req, o);
   const completion = out.tokens.length;
   const spec = o.specDecode === null ? null : specPlan(o.specDecode, completion, prompt, o.seed, req.requestId);
-  const usage = usageJson({prompt, completion: Math.round(completion * o.usageFactor), reasoning: reasoningCount(out)});
+  const usage = usageJson({
+    prompt,
+    completion: Math.round(completion * o.usageFactor),
+    reasoning: reasoningCount(out),
+    cached
+  });
   if (!req.stream || o.nonSse === "json") {
     const content = out.tokens
       .filter((t) => t.ch !== "reasoning")
@@ -69,17 +100,20 @@ export function buildPlan(req: FakeRequest, o: ScenarioOptions): ResponsePlan {
       ...base,
       completionTokens: completion,
       spec: spec?.counts ?? null,
+      firstTokenAtMs: o.closeBeforeHeaders ? null : h + o.ttftMs,
       status: 200,
       headers: {...JSON_HEADERS, ...idHeader},
       frames: [frame(at, body, 0)],
       end: {atMs: at, how: "end"}
     };
   }
-  const {events, end} = streamEvents(req, o, out, prompt, spec);
+  const {events, end} = streamEvents(req, o, out, prompt, spec, cached);
+  const firstToken = h + o.ttftMs + (spec?.emulation.ttftExtraMs ?? 0) + (o.roleThenDelayMs ?? 0);
   return {
     ...base,
     completionTokens: completion,
     spec: spec?.counts ?? null,
+    firstTokenAtMs: o.closeBeforeHeaders ? null : firstToken,
     status: 200,
     headers: {...SSE_HEADERS, ...idHeader},
     frames: toFrames(events, o),

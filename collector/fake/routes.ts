@@ -2,9 +2,10 @@ import type {IncomingMessage, ServerResponse} from "node:http";
 
 import {Active, type Env} from "./active.ts";
 import {mergeOptions, type ScenarioOptions} from "./options.ts";
-import {buildPlan, type FakeRequest} from "./plan.ts";
+import {buildPlan, prefillsPrompt, promptTokensOf, type FakeRequest} from "./plan.ts";
+import type {PrefixInsert} from "./prefixCache.ts";
 import {resolveScenario, type Scenario} from "./scenarios.ts";
-import {countWords, requestText, tokenIds} from "./tokens.ts";
+import {countWords, promptWords, requestText, tokenIds} from "./tokens.ts";
 
 /** The fake server's routes: /health, /version, /v1/models, /metrics, /tokenize and the two completion endpoints. */
 
@@ -109,9 +110,10 @@ function onCompletion(
         400
       )
     );
-  const plan = buildPlan(fake, options);
+  const prefix = prefixLookup(env, fake, options);
+  const plan = buildPlan(fake, options, prefix?.cached ?? 0);
   env.metrics.promptTokens += plan.promptTokens;
-  const a = new Active(env, res, fake.requestId, plan, received);
+  const a = new Active(env, res, fake.requestId, plan, received, prefix?.insert ?? null);
   if (env.cap !== null && env.capMode === "queue" && env.active.size >= env.cap) {
     env.queue.push(a);
     env.metrics.waiting++;
@@ -123,6 +125,20 @@ function onCompletion(
       }
     });
   } else a.start();
+}
+
+/**
+ * The request's prefix-cache lookup, when the cache is on for it (prefixCacheTokens set) and it computes its
+ * prompt at all: the tokens served (counted in /metrics) and what it inserts once its first token is due.
+ * Looked up when the request has been read, before any connCap queueing.
+ */
+function prefixLookup(env: Env, fake: FakeRequest, o: ScenarioOptions): {cached: number; insert: PrefixInsert} | null {
+  if (o.prefixCacheTokens === null || !prefillsPrompt(o)) return null;
+  const words = promptWords(fake.text).slice(0, promptTokensOf(fake, o));
+  const block = o.prefixCacheBlock;
+  const cached = env.prefixCache.lookup(words, block, Number(env.clock()) / 1e6);
+  env.metrics.observePrefixCache(words.length, cached);
+  return {cached, insert: {words, block, capacity: o.prefixCacheTokens}};
 }
 
 function requestOptions(req: IncomingMessage, scenario: Scenario): ScenarioOptions {

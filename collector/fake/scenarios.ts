@@ -1,6 +1,9 @@
 import {DEFAULT_OPTIONS, mergeOptions, type ScenarioOptions} from "./options.ts";
 
-/** A named, deterministic server behaviour. `fault` names the row of validity-and-faults.md §4 it scripts. */
+/**
+ * A named, deterministic server behaviour. `fault` names the row of validity-and-faults.md §4 it scripts (null:
+ * a behaviour, not a fault — the default stream, the prefix cache).
+ */
 export interface Scenario {
   name: string;
   fault: string | null;
@@ -204,6 +207,12 @@ const PRESETS: Record<string, Preset> = {
     fault: "F23",
     description: "usage.prompt_tokens capped at 4 whatever was sent",
     options: {promptTruncateTo: 4}
+  },
+  prefix_cache: {
+    fault: null,
+    description:
+      "server-wide LRU prefix cache of 100000 tokens in 16-word blocks: shared prompt prefixes report cached_tokens and a shorter TTFT",
+    options: {prefixCacheTokens: 100_000}
   }
 };
 

@@ -7,6 +7,7 @@ import {realClock} from "../effects.ts";
 import type {Active, Env, SendLogEntry} from "./active.ts";
 import {FakeMetrics} from "./metrics.ts";
 import {mergeOptions, type ScenarioOptions} from "./options.ts";
+import {PrefixCache} from "./prefixCache.ts";
 import {route} from "./routes.ts";
 import {resolveScenario, type Scenario} from "./scenarios.ts";
 
@@ -54,12 +55,25 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   const sink = sendLogSink(opts);
   const note = sink.note;
   const metrics = new FakeMetrics();
+  // a server started with the cache on exports its counters from the start (at 0), as vLLM does
+  metrics.prefixCacheOn = so.prefixCacheTokens !== null;
+  const prefixCache = new PrefixCache();
   const active = new Set<Active>();
   const queue: Active[] = [];
   const socketRequests = new WeakMap<Socket, number>();
   let nextId = 0;
 
-  const env: Env = {clock, note, metrics, active, queue, model: so.model, cap: so.connCap, capMode: so.connCapMode};
+  const env: Env = {
+    clock,
+    note,
+    metrics,
+    prefixCache,
+    active,
+    queue,
+    model: so.model,
+    cap: so.connCap,
+    capMode: so.connCapMode
+  };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const received = clock(); // the server's receipt time: everything after it is the server's
@@ -90,17 +104,11 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   server.on("connection", (s: Socket) => s.setNoDelay(true));
   if (so.connCap !== null && so.connCapMode === "refuse") server.maxConnections = so.connCap;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
-  });
-  const addr = server.address();
-  if (addr === null || typeof addr === "string") throw new Error(`fake server: unexpected address ${String(addr)}`);
-  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  const {host, port} = await listen(server, opts);
   let closed: Promise<void> | null = null;
   return {
-    url: `${opts.tls === undefined ? "http" : "https"}://${host}:${addr.port}/v1`,
-    port: addr.port,
+    url: `${opts.tls === undefined ? "http" : "https"}://${host}:${port}/v1`,
+    port,
     scenario,
     metrics,
     sendLog: () => sink.log.slice(),
@@ -120,6 +128,17 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
 }
 
 export {MAX_MODEL_LEN} from "./routes.ts";
+
+/** Listens on opts.port (0: a free one) and opts.host; the bound port and the host as a URL writes it. */
+async function listen(server: Server, opts: FakeServerOptions): Promise<{host: string; port: number}> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
+  });
+  const addr = server.address();
+  if (addr === null || typeof addr === "string") throw new Error(`fake server: unexpected address ${String(addr)}`);
+  return {host: addr.family === "IPv6" ? `[${addr.address}]` : addr.address, port: addr.port};
+}
 
 /** The send log: kept in memory (unless recordSendLog is false) and appended to sendLogFile when given. */
 function sendLogSink(opts: FakeServerOptions) {

@@ -35,13 +35,17 @@ export const UNICODE_VOCAB: readonly string[] = [
   " 日本語"
 ];
 
+/** The fake's whitespace: space, tab to carriage return, no-break space, ideographic space. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000;
+}
+
 /** Counts whitespace-separated words. */
 export function countWords(text: string): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const space = c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000;
+    const space = isSpace(text.charCodeAt(i));
     if (space) inWord = false;
     else if (!inWord) {
       inWord = true;
@@ -49,6 +53,20 @@ export function countWords(text: string): number {
     }
   }
   return n;
+}
+
+/** The whitespace-separated words of a text, in order (the prompt tokens; `countWords` of it is their number). */
+export function promptWords(text: string): string[] {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const space = i === text.length || isSpace(text.charCodeAt(i));
+    if (space && start >= 0) {
+      words.push(text.slice(start, i));
+      start = -1;
+    } else if (!space && start < 0) start = i;
+  }
+  return words;
 }
 
 /** Text of a chat `messages` array (string content or text parts) or a completions `prompt`, space-joined. */

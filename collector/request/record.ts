@@ -1,4 +1,5 @@
 import type {Phase, RequestRecord} from "../../src/analysis/schema/records.ts";
+import type {PromptSegments, WorkloadTag} from "../../src/analysis/schema/workload.ts";
 import type {Redactor} from "../redact.ts";
 import type {Attempt} from "./send.ts";
 import type {StreamResult} from "./types.ts";
@@ -15,6 +16,8 @@ export interface RequestIdentity {
   maxTokens: number;
   salt: string | null;
   promptText?: string;
+  workload?: WorkloadTag;
+  promptSegments?: PromptSegments;
 }
 
 /** The raw request record: the transport's observations plus who the request was. No metric is computed here. */
@@ -53,6 +56,8 @@ export function toRecord(
     maxTokens: who.maxTokens,
     salt: who.salt
   };
+  if (who.workload !== undefined) rec.workload = who.workload;
+  if (who.promptSegments !== undefined) rec.promptSegments = who.promptSegments;
   if (r.attempts !== undefined && r.attempts.length > 0) rec.attempts = r.attempts;
   if (saveText) {
     if (who.promptText !== undefined) rec.promptText = who.promptText;

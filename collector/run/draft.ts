@@ -11,6 +11,7 @@ import {allowlistedEnv, gpuInfo, hostInfo, runtimeInfo} from "../env/host.ts";
 import {modelFilePath, modelProbe} from "../env/modelFile.ts";
 import {noGpu} from "../env/noGpu.ts";
 import type {ServerProbe} from "../env/probe.ts";
+import type {WorkloadFacts} from "../../src/analysis/schema/workload.ts";
 import type {PromptPlan} from "../request/prompt.ts";
 import {flushIntervalOf} from "../writer/bundleWriter.ts";
 import type {RunContext} from "./context.ts";
@@ -65,7 +66,7 @@ export function environmentOf(c: RunContext, probe: ServerProbe, facts: HostFact
  */
 export async function draftManifest(
   c: RunContext,
-  o: {bundleId: string; resolvedYaml: string; environment: Environment}
+  o: {bundleId: string; resolvedYaml: string; environment: Environment; workload?: WorkloadFacts | null}
 ): Promise<Omit<Manifest, "files">> {
   const {config} = c;
   const firstBlock = loadBlocks(config)[0]!;
@@ -96,6 +97,7 @@ export async function draftManifest(
     },
     prng: {name: PRNG_NAME, seed: (openBlock ?? firstBlock).seed},
     loadPoints: c.points.map((p) => p.point),
+    ...(o.workload === undefined || o.workload === null ? {} : {workload: o.workload}),
     labels: config.labels,
     environment: o.environment,
     provenance: config.description ? {kind: "collected", note: config.description} : {kind: "collected"}

@@ -15,6 +15,7 @@ import {silentProgress} from "../load/progress.ts";
 import {planPrompt, type PromptPlan} from "../request/prompt.ts";
 import {redactRecord} from "../request/record.ts";
 import {joinUrl} from "../request/url.ts";
+import {buildWorkload, type Workload} from "../workload/build.ts";
 import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
@@ -34,10 +35,11 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const facts = await hostFacts(c, probe);
   const {prompt, built} = await prepareWorkload(c, probe);
   const id = bundleIdentity(c);
+  const workload = await loadWorkload(c, probe, prompt, id.bundleId);
   await createBundleFolder(c, id.dir);
   const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
   const environment = environmentOf(c, probe, facts, prompt);
-  const draft = await draftManifest(c, {bundleId: id.bundleId, resolvedYaml, environment});
+  const draft = await draftManifest(c, {bundleId: id.bundleId, resolvedYaml, environment, workload: workload.facts});
   await writeOrFail(id.dir, async () => {
     await c.fx.files.writeAtomic(join(id.dir, FILE_NAMES.config), resolvedYaml);
     await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
@@ -51,7 +53,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const samplers = startTelemetry(c, writer, probe, anchors);
   try {
     // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
-    await runPoints(c, writer, prompt, probe, id.bundleId, id.runId, async (p) => {
+    await runPoints(c, writer, workload, probe, id.bundleId, id.runId, async (p) => {
       draft.loadPoints.push(p.point);
       await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
     });
@@ -128,6 +130,26 @@ async function prepareWorkload(
     return {prompt, built};
   } catch (e) {
     throw new CliError(`case suite: ${(e as Error).message}`, {exitCode: EXIT.usage, cause: e});
+  }
+}
+
+/** The workload of the load points (its files read and checked before any bundle folder exists). */
+async function loadWorkload(
+  c: RunContext,
+  probe: ServerProbe,
+  prompt: PromptPlan,
+  bundleId: string
+): Promise<Workload> {
+  try {
+    return await buildWorkload({
+      config: c.config,
+      bundleId,
+      prompt,
+      count: probe.tokenize ? tokenCounter(c.fx, c.config, c.apiKey) : null,
+      read: (path) => c.fx.files.readFile(path)
+    });
+  } catch (e) {
+    throw new CliError(`workload: ${(e as Error).message}`, {exitCode: EXIT.usage, cause: e});
   }
 }
 

@@ -9,11 +9,12 @@ import {planSearches, type PlannedPoint} from "../load/plan.ts";
 import {planStream} from "../load/planStream.ts";
 import {silentProgress, type Progress} from "../load/progress.ts";
 import {arrivalOffsets} from "../load/schedule.ts";
+import {runSessions} from "../load/sessions.ts";
 import {loadRequestId} from "../request/id.ts";
-import {saltedPrompt, saltFor, type PromptPlan} from "../request/prompt.ts";
 import {redactRecord, toRecord} from "../request/record.ts";
 import {sendRequest} from "../request/sendRequest.ts";
 import type {StreamResult} from "../request/types.ts";
+import type {Workload} from "../workload/build.ts";
 import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {RunContext} from "./context.ts";
 import {runSearch} from "./search.ts";
@@ -27,7 +28,7 @@ type LoadPhase = "warmup" | "measure";
 interface PointsRun {
   c: RunContext;
   writer: BundleWriter;
-  prompt: PromptPlan;
+  workload: Workload;
   probe: ServerProbe;
   bundleId: string;
   runId: string;
@@ -47,7 +48,7 @@ interface PointsRun {
 export async function runPoints(
   c: RunContext,
   writer: BundleWriter,
-  prompt: PromptPlan,
+  workload: Workload,
   probe: ServerProbe,
   bundleId: string,
   runId: string,
@@ -58,7 +59,7 @@ export async function runPoints(
   const run: PointsRun = {
     c,
     writer,
-    prompt,
+    workload,
     probe,
     bundleId,
     runId,
@@ -126,7 +127,21 @@ async function runPhase(run: PointsRun, planned: PlannedPoint, repeat: number, p
     send: sender(run, planned, repeat, phase)
   };
   let sent: number;
-  if (!isOpenLoop(point.mode)) {
+  const sessions = c.config.workload.source?.kind === "sessions" ? c.config.workload.source : null;
+  if (sessions !== null && count !== null) {
+    progress.start(label, count, null);
+    writer.note(c.rel(), "phase_start", {phase}, point.id, repeat);
+    const r = await runSessions(phaseCtx, {
+      users: point.value,
+      turns: sessions.turns,
+      count,
+      thinkMs: sessions.think_time_s * 1000,
+      sleep: (ms) => c.control.sleep(ms)
+    });
+    sent = r.sent;
+    for (const [from, to] of r.unsent)
+      writer.note(c.rel(), "not_sent", notSent(phase, from, to, c.control), point.id, repeat);
+  } else if (!isOpenLoop(point.mode)) {
     progress.start(label, count, durationS);
     writer.note(c.rel(), "phase_start", {phase}, point.id, repeat);
     sent = await runClosedLoop(phaseCtx, {
@@ -156,14 +171,18 @@ async function runOpenPhase(
   const {point, block} = planned;
   const count = phase === "warmup" ? point.warmup : point.requests;
   const durationS = phase === "warmup" ? null : point.durationS;
+  const offsets =
+    point.mode === "trace"
+      ? run.workload.offsets!({phase, warmup: point.warmup, count, durationS, speed: point.value})
+      : arrivalOffsets({
+          mode: point.mode as "rate" | "poisson" | "gamma",
+          rate: point.value,
+          burstiness: block.burstiness,
+          seed: block.seed + repeat + (phase === "warmup" ? WARMUP_SEED_OFFSET : 0),
+          ...(count === null ? {durationS: durationS!} : {count})
+        });
   const plan = planStream({
-    offsets: arrivalOffsets({
-      mode: point.mode as "rate" | "poisson" | "gamma",
-      rate: point.value,
-      burstiness: block.burstiness,
-      seed: block.seed + repeat + (phase === "warmup" ? WARMUP_SEED_OFFSET : 0),
-      ...(count === null ? {durationS: durationS!} : {count})
-    }),
+    offsets,
     append: (offsetNs, index) =>
       writer.schedule.append({
         point: point.id,
@@ -191,30 +210,44 @@ async function runOpenPhase(
   return sent;
 }
 
-/** The send function of one phase: builds, sends and records request `index`; resolves with its end time. */
+/** The send function of one phase: plans, sends and records request `index`; resolves with its end time. */
 function sender(run: PointsRun, planned: PlannedPoint, repeat: number, phase: LoadPhase) {
-  const {c, prompt} = run;
+  const {c, workload} = run;
   const w = c.config.workload;
-  const {point} = planned;
+  const {point, block} = planned;
   return async (index: number, tSchedNs: number): Promise<number> => {
     const id = loadRequestId(run.runId, point.id, repeat, phase, index);
-    const salt = w.salt ? saltFor(run.bundleId, id) : null;
-    const text = saltedPrompt(salt, prompt.body);
+    const at = {point: point.id, repeat, phase, index, id, seed: block.seed, warmup: point.warmup};
+    const plan = workload.request(at);
     const spec = {
       id,
       endpoint: c.config.target.endpoint,
-      prompt: text,
-      maxTokens: w.max_tokens,
+      prompt: plan.prompt,
+      maxTokens: plan.maxTokens,
       ignoreEos: w.ignore_eos,
       continuousUsage: run.probe.continuousUsage,
-      keepText: w.save_text
+      keepText: w.save_text || plan.needsAnswer === true
     };
     const res = await sendRequest(c.target, c.config, spec, c.control);
+    // the next turn of a conversation is built from this answer: learned before the send resolves
+    const answer =
+      plan.needsAnswer === true
+        ? (workload.answered?.(at, res.responseText, res.usage?.completionTokens ?? null) ?? null)
+        : null;
     // record after the caller had the chance to dispatch the next request (closed loop)
     const done = Promise.resolve().then(() => {
-      const who = {id, point: point.id, repeat, index, phase, tSchedNs, promptDigest: sha256Hex(text)};
-      const planned = {promptTokensIntended: prompt.intendedTokens, maxTokens: w.max_tokens, salt, promptText: text};
-      const rec = redactRecord(toRecord({...who, ...planned}, res, w.save_text), c.redact);
+      const who = {id, point: point.id, repeat, index, phase, tSchedNs, promptDigest: sha256Hex(plan.text)};
+      const built = {
+        promptTokensIntended: plan.intendedTokens,
+        maxTokens: plan.maxTokens,
+        salt: plan.salt,
+        promptText: plan.text,
+        ...(plan.tag === undefined ? {} : {workload: plan.tag}),
+        ...(plan.segments === undefined
+          ? {}
+          : {promptSegments: answer === null ? plan.segments : {...plan.segments, answer}})
+      };
+      const rec = redactRecord(toRecord({...who, ...built}, res, w.save_text), c.redact);
       run.writer.requests.append(rec);
       if (phase === "measure" && run.capture?.point === point.id) run.capture.records.push(rec);
       run.progress.tick(!looksFailed(res));

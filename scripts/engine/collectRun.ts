@@ -22,7 +22,10 @@ export interface CollectRunOptions {
   outDir: string;
   /** Where to write the config file (default: .demo/<name>.yaml). */
   configPath?: string;
-  workload: {prompt_tokens: number; max_tokens: number; temperature?: number};
+  /** The config's workload block (prompt_tokens, max_tokens, a source…); ignore_eos, salt and temperature 0.8 by default. */
+  workload: {prompt_tokens?: number; max_tokens: number; temperature?: number} & Record<string, unknown>;
+  /** The target's endpoint (default chat). */
+  endpoint?: "chat" | "completions";
   load: unknown[];
   /** Echo the collector's stdout (progress goes to stderr, inherited). */
   echo?: boolean;
@@ -60,7 +63,7 @@ export function engineRunConfig(o: Omit<CollectRunOptions, "outDir" | "echo" | "
     target: {
       base_url: `${o.server.baseUrl}/v1`,
       model: `random-${i.preset}`,
-      endpoint: "chat",
+      endpoint: o.endpoint ?? "chat",
       engine: "llama.cpp",
       engine_version: i.version,
       launch_args: o.server.command.map((a) => (a === i.binaryPath ? "llama-server" : a)),

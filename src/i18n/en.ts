@@ -6,7 +6,17 @@ import {enQuality} from "./en/quality.ts";
 import {enReport} from "./en/report.ts";
 import {enSite} from "./en/site.ts";
 import {enSpec} from "./en/spec.ts";
+import {enWorkload} from "./en/workload.ts";
 
-export const en = {...enSite, ...enReport, ...enQuality, ...enSpec, ...enExperiment, ...enHardware, ...enCost} as const;
+export const en = {
+  ...enSite,
+  ...enReport,
+  ...enQuality,
+  ...enSpec,
+  ...enExperiment,
+  ...enHardware,
+  ...enCost,
+  ...enWorkload
+} as const;
 
 export type UiKey = keyof typeof en;

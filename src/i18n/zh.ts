@@ -7,6 +7,7 @@ import {zhQuality} from "./zh/quality.ts";
 import {zhReport} from "./zh/report.ts";
 import {zhSite} from "./zh/site.ts";
 import {zhSpec} from "./zh/spec.ts";
+import {zhWorkload} from "./zh/workload.ts";
 
 export const zh: Record<UiKey, string> = {
   ...zhSite,
@@ -15,5 +16,6 @@ export const zh: Record<UiKey, string> = {
   ...zhSpec,
   ...zhExperiment,
   ...zhHardware,
-  ...zhCost
+  ...zhCost,
+  ...zhWorkload
 };

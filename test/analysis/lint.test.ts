@@ -7,12 +7,15 @@ const lint = async (filePath: string, code: string) => {
   return result!.messages.map((m) => m.ruleId);
 };
 
-describe("src/analysis floors: schema < ingest, derive < metrics < accumulate < gates < report < analyze.ts", () => {
+describe("src/analysis floors: schema < ingest, derive < metrics < workload < accumulate < gates < report < analyze.ts", () => {
   const upward: [file: string, from: string][] = [
     ["src/analysis/schema/example.ts", "../ingest/readBundle.ts"],
     ["src/analysis/ingest/example.ts", "../accumulate/point.ts"],
     ["src/analysis/derive/example.ts", "../metrics/latency.ts"],
     ["src/analysis/metrics/example.ts", "../gates/registry.ts"],
+    ["src/analysis/metrics/example.ts", "../workload/log.ts"],
+    ["src/analysis/workload/example.ts", "../accumulate/point.ts"],
+    ["src/analysis/workload/example.ts", "../gates/tokens.ts"],
     ["src/analysis/accumulate/example.ts", "../gates/facts.ts"],
     ["src/analysis/gates/example.ts", "../report/types.ts"],
     ["src/analysis/report/example.ts", "../analyze.ts"]

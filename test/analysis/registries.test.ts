@@ -42,7 +42,13 @@ const GATE_TABLE: Record<string, GateRow> = {
   G10: ["multi_token_chunks", "point", "W", false, null],
   G11: ["output_length", "point", "N", false, "±10 % of max_tokens"],
   G12: ["input_length", "point", "N", false, "±25 %"],
-  G13: ["prefix_cache", "point", "N", false, "cached ≤ max(32, 10 % of prompt) per request"],
+  G13: [
+    "prefix_cache",
+    "point",
+    "N",
+    false,
+    "cached ≤ bound + max(32, 10 % of prompt) per request; designed workloads ≥ 50 % of the room bound"
+  ],
   G14: ["warmup_excluded", "bundle", "I", false, "no overlap"],
   G16: ["fake_streaming", "point", "N", false, "0 buffered responses the client does not explain"], // W/N: N
   G19: ["short_outputs", "point", "W", false, null],

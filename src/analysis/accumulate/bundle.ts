@@ -14,6 +14,7 @@ import {
   type SourceRecord
 } from "../schema/records.ts";
 import {SpecScrapeLog} from "../metrics/specDecode.ts";
+import {PrefixCacheLog} from "../workload/log.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {RequestLedger, type LedgerFacts} from "./ledger.ts";
 import {PointAccumulator, type CoreFacts, type FactsOf} from "./point.ts";
@@ -95,6 +96,8 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
   readonly #server: TelemetryAccumulator<ServerScrape>;
   readonly #gpu: TelemetryAccumulator<GpuSample>;
   readonly #spec = new SpecScrapeLog();
+  readonly #prefix = new PrefixCacheLog();
+  readonly #config: RunConfig;
   readonly #quality: QualityRecord[] = [];
   readonly #frozenQuality = new Set<QualityRecord>();
   readonly #sources: SourceRecord[] = [];
@@ -107,6 +110,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
     for (const p of declared)
       this.#points.set(p.id, new PointAccumulator(p, header.config, reducers, options.keepRows));
     this.#ledger = new RequestLedger(declared);
+    this.#config = header.config;
     this.#derive = deriveOptionsOf(header);
     this.#imported = header.manifest?.provenance.kind === "imported";
     this.#issues = issues;
@@ -160,6 +164,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
     this.#ledger.request(r, where);
     const d = deriveRequest(r, this.#derive);
     acc.add(d);
+    this.#prefix.add(d);
     if (this.#imported && (r.phase === "measure" || r.phase === "warmup")) {
       const lists = r.phase === "measure" ? this.#importedRequests : this.#importedWarmups;
       const list = lists.get(r.point) ?? [];
@@ -202,6 +207,15 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
     const points = [...this.#points.values()].map((p) => p.finish());
     // speculative-decoding counters over each point's span, once the scrapes have all been read
     if (this.#spec.hasAny) for (const f of points) f.specServer = this.#spec.window(f.spanNs);
+    // the prefix-cache bound runs over the whole run in time order (a cache outlives a point), then per point
+    if (this.#prefix.hasAny) {
+      const byPoint = this.#prefix.facts(this.#config);
+      const lengths = this.#prefix.lengths();
+      for (const f of points) {
+        f.prefixCache = byPoint.get(f.point.id) ?? null;
+        f.workloadLengths = lengths.get(f.point.id) ?? null;
+      }
+    }
     return {
       points,
       client: this.#client.finish(),

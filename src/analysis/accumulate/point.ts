@@ -10,6 +10,7 @@ import type {PointTotals} from "../metrics/types.ts";
 import {isOpenLoop, type RunConfig} from "../schema/config.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
 import {Column, type Samples} from "../stats/column.ts";
+import type {LengthFacts, PrefixCacheFacts} from "../workload/log.ts";
 import type {AnyPointReducer} from "./reducer.ts";
 import {finishRepeat, newRepeat, poolTotals, type RepeatAccum, type RepeatFacts} from "./repeat.ts";
 
@@ -63,6 +64,10 @@ export interface CoreFacts {
   rows: RequestRow[];
   /** Speculative-decoding counters over `spanNs` (metrics/specDecode.ts), when the bundle's scrapes have any. */
   specServer?: SpecServerWindow;
+  /** The prefix-cache bound against what the server reported (workload/log.ts), when prompts carry segments. */
+  prefixCache?: PrefixCacheFacts | null;
+  /** Requested against realised lengths, when requests carry their workload (workload/log.ts). */
+  workloadLengths?: LengthFacts | null;
 }
 
 /** The facts the given reducers contribute (the intersection of their `finish` results). */

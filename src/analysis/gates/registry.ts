@@ -4,7 +4,8 @@ import {integrity, runCompletion} from "./integrity.ts";
 import {achievedLoad, arrivalFidelity, scheduleView, warmupExcluded} from "./load.ts";
 import {errorRate, sampleSize, successClassification} from "./requests.ts";
 import {fakeStreaming, streamClose, telemetryCompleteness, ttftRule} from "./streaming.ts";
-import {inputLength, multiTokenChunks, outputLength, prefixCache, shortOutputs, tokenAccounting} from "./tokens.ts";
+import {prefixCache} from "./prefixCache.ts";
+import {inputLength, multiTokenChunks, outputLength, shortOutputs, tokenAccounting} from "./tokens.ts";
 import type {GateDef} from "./types.ts";
 
 /** Every validity gate, defined once, in the order reports show them. */

@@ -1,6 +1,7 @@
 import type {DerivedRequest} from "../derive/request.ts";
 import {isMeasuredSuccess, type PointReducer} from "../accumulate/reducer.ts";
 import type {RunConfig} from "../schema/config.ts";
+import {templatePrefixAllowance} from "../workload/allowance.ts";
 import type {PointGate} from "./types.ts";
 
 /** The stream's own token count against the server's (G8). */
@@ -51,9 +52,6 @@ interface TokenState {
   facts: Omit<TokenFacts, "inputLength">;
   input: {checked: number; outside: number; intended: number; actual: number};
 }
-
-/** Cached prompt tokens a chat template's shared prefix can explain: max(32, 10 % of the prompt). */
-export const templatePrefixAllowance = (promptTokens: number | null): number => Math.max(32, 0.1 * (promptTokens ?? 0));
 
 /** The server's output count against the stream's own (G8), per successful request with a server count. */
 function checkTokens(c: TokenCheck, d: DerivedRequest, tol: number): void {
@@ -156,8 +154,6 @@ export const tokenFacts: PointReducer<TokenState, TokenFacts> = {
     }
   })
 };
-
-const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
 
 export const tokenAccounting: PointGate = {
   id: "G8",
@@ -305,53 +301,6 @@ export const inputLength: PointGate = {
     const text = `mean ${i.actualMean!.toFixed(1)} reported vs ${i.intendedMean!.toFixed(1)} intended`;
     if (i.outside > 0) return {status: "warn", reason: `${i.outside}/${i.checked} prompts outside tolerance (${text})`};
     return {status: "pass", reason: text};
-  }
-};
-
-export const prefixCache: PointGate = {
-  id: "G13",
-  slug: "prefix_cache",
-  scope: "point",
-  outcome: "N",
-  required: false,
-  title: {en: "Prefix-cache contamination", zh: "前缀缓存污染"},
-  description: {
-    en: "Prompts are salted per request and the server reports no cached prompt tokens beyond a chat template's shared prefix (at most max(32, 10 % of the prompt) per request), so a prefix cache cannot make prefill look faster than it is. Unsalted prompts pass only when the server reported cached-token counts for every request and none beyond that prefix; without those counts the gate is not evaluable — salting unknown is not a pass.",
-    zh: "每个请求的提示都加了盐，且服务器报告的缓存提示 token 不超过聊天模板的公共前缀（每个请求至多 max(32, 提示的 10%)），因此前缀缓存不会让预填充显得比实际更快。未加盐的提示只有在服务器为每个请求都报告了缓存 token 数且都不超过该前缀时才通过；没有这些计数时本门禁无法评估——未知不等于通过。"
-  },
-  anchor: "vLLM issues #52884, #54227; MLPerf TEST04",
-  threshold: () => "cached ≤ max(32, 10 % of prompt) per request",
-  evaluatePoint: (p, ctx) => {
-    const n = p.totals.successes;
-    if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
-    if (ctx.imported && p.cachedRequests === 0)
-      return {status: "not_evaluable", reason: "imported: the source records neither prompt salting nor cached tokens"};
-    if (p.cachedRequests > 0)
-      return {
-        status: "warn",
-        reason: `${p.cachedRequests}/${n} requests reused ${p.cachedTokens} cached prompt tokens (${pct(p.cachedRequests, n)})`
-      };
-    const prefix =
-      p.cachedPrefixOnly > 0
-        ? `; ${p.cachedPrefixOnly}/${n} requests reused only a template-sized prefix (≤ max(32, 10 % of the prompt) tokens)`
-        : "";
-    if (ctx.config.workload.salt) {
-      if (p.unsalted > 0) return {status: "warn", reason: `${p.unsalted} measured requests were not salted`};
-      return {
-        status: "pass",
-        reason: `salted prompts; ${p.cachedKnown > 0 ? "no cached prompt tokens beyond a template prefix reported" : "the server reports no cached-token counts"}${prefix}`
-      };
-    }
-    // Unsalted prompts can hit a prefix cache: only the server's cached-token counts can show they did not.
-    if (p.cachedKnown < n)
-      return {
-        status: "not_evaluable",
-        reason: `prompts are not salted and the server reported cached-token counts for ${p.cachedKnown}/${n} requests: whether a prefix cache served them is unknown`
-      };
-    return {
-      status: "pass",
-      reason: `prompts not salted, but the server reported no cached prompt tokens beyond a template prefix for all ${n}${prefix}`
-    };
   }
 };
 

@@ -3,6 +3,7 @@ import {GATES} from "../gates/registry.ts";
 import {verdictOf} from "../gates/verdict.ts";
 import {REQUEST_METRICS, RUN_METRIC_DEFS} from "../metrics/registry.ts";
 import {specDecodeBlock} from "../metrics/specBlock.ts";
+import {workloadBlock} from "../workload/block.ts";
 import type {MetricId} from "../schema/ids.ts";
 import {stability} from "../stats/stability.ts";
 import {summarize} from "../stats/summarize.ts";
@@ -64,6 +65,7 @@ export function pointReport(f: PointFacts, gates: Report["gates"], tolerance: nu
   });
   const {verdict, reasons} = verdictOf(GATES, pointGates);
   const spec = specDecodeBlock(f.specServer, f.specTimings);
+  const workload = workloadBlock(f.workloadLengths, f.prefixCache);
   return {
     id: f.point.id,
     mode: f.point.mode,
@@ -79,6 +81,7 @@ export function pointReport(f: PointFacts, gates: Report["gates"], tolerance: nu
     finish_reasons: f.finishReasons,
     usage_sources: f.usageSources,
     metrics,
-    ...(spec === null ? {} : {spec_decode: spec})
+    ...(spec === null ? {} : {spec_decode: spec}),
+    ...(workload === null ? {} : {workload})
   };
 }

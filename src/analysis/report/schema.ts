@@ -9,6 +9,7 @@ import {BundleStatus, Provenance} from "../schema/manifest.ts";
 import {LoadMode} from "../schema/config.ts";
 import {QualityRecord, SourceRecord} from "../schema/records.ts";
 import {SaturationReport, SearchReport, ServerTimeReport} from "../search/schema.ts";
+import {WorkloadBlock} from "../workload/block.ts";
 
 /**
  * The Report of `analyzeBundle` as a zod schema: the single source of its types (report/types.ts infers
@@ -90,7 +91,9 @@ export const FailureExample = z.object({
 export const PointReport = z.object({
   id: z.string(),
   mode: LoadMode,
-  value: z.number().describe("the load point's target: concurrency, or req/s for open-loop modes"),
+  value: z
+    .number()
+    .describe("the load point's target: concurrency, req/s for open-loop modes, or a trace's replay speed"),
   repeats: count,
   n: count.describe("measured requests (warmup and cooldown excluded)"),
   n_success: count,
@@ -106,7 +109,10 @@ export const PointReport = z.object({
     "speculative decoding (acceptance rate, mean acceptance length, per position), present when the bundle's scrapes or responses carry any spec-decode count"
   ),
   saturation: SaturationReport.optional(),
-  server_time: ServerTimeReport.optional()
+  server_time: ServerTimeReport.optional(),
+  workload: WorkloadBlock.optional().describe(
+    "present when the point's requests record their workload (dataset, shared prefix, sessions, trace, length distributions)"
+  )
 });
 
 export const BundleMeta = z.object({

@@ -1,6 +1,10 @@
 import {z} from "zod";
 
 import {HardwareSpec} from "./hardware.ts";
+import {MAX_TOKENS, WorkloadSpec} from "./workload.ts";
+import {checkWorkload} from "./workloadChecks.ts";
+
+export {MAX_TOKENS, WorkloadSpec};
 
 /**
  * The run configuration, as written by a user (YAML) and as resolved into a bundle
@@ -9,9 +13,9 @@ import {HardwareSpec} from "./hardware.ts";
  */
 
 export const LoadMode = z
-  .enum(["concurrency", "rate", "poisson", "gamma"])
+  .enum(["concurrency", "rate", "poisson", "gamma", "trace"])
   .describe(
-    "concurrency = closed loop with N in flight; rate = constant arrivals; poisson/gamma = seeded random arrivals"
+    "concurrency = closed loop with N in flight; rate = constant arrivals; poisson/gamma = seeded random arrivals; trace = the arrivals of workload.source (a trace), the value its replay speed"
   );
 export type LoadMode = z.infer<typeof LoadMode>;
 
@@ -34,9 +38,8 @@ const seconds = (what: string) =>
 export const MAX_CONCURRENCY = 1_000_000;
 export const MAX_RATE = 1_000_000;
 export const MAX_REQUESTS = 10_000_000_000;
-export const MAX_TOKENS = 10_000_000;
 
-export const OPEN_LOOP_MODES: readonly LoadMode[] = ["rate", "poisson", "gamma"];
+export const OPEN_LOOP_MODES: readonly LoadMode[] = ["rate", "poisson", "gamma", "trace"];
 export const isOpenLoop = (mode: LoadMode): boolean => OPEN_LOOP_MODES.includes(mode);
 
 export const TargetSpec = z
@@ -94,35 +97,6 @@ export const TargetSpec = z
   })
   .describe("the server under test");
 
-export const WorkloadSpec = z.strictObject({
-  prompt_tokens: z
-    .number()
-    .int()
-    .positive()
-    .max(MAX_TOKENS, `prompt_tokens above ${MAX_TOKENS.toLocaleString("en")}: no served context is that long`)
-    .default(512)
-    .describe("intended prompt length in tokens"),
-  max_tokens: z
-    .number()
-    .int()
-    .positive()
-    .max(MAX_TOKENS, `max_tokens above ${MAX_TOKENS.toLocaleString("en")}: no served context is that long`)
-    .default(128)
-    .describe("max_tokens sent with each request"),
-  ignore_eos: z.boolean().default(true).describe("ask the server to ignore EOS so every request yields max_tokens"),
-  salt: z.boolean().default(true).describe("prefix each prompt with a per-request salt so prefix caches cannot help"),
-  temperature: z.number().min(0).default(0),
-  continuous_usage: z
-    .enum(["auto", "on", "off"])
-    .default("auto")
-    .describe("request stream_options.continuous_usage_stats so per-event token deltas are known"),
-  save_text: z
-    .boolean()
-    .default(false)
-    .describe("keep prompt and response text in the bundle (digests are always kept)"),
-  prompt_text: z.string().optional().describe("fixed prompt body instead of generated filler (salt still applies)")
-});
-
 const LoadBase = z.strictObject({
   mode: LoadMode,
   values: z
@@ -136,7 +110,9 @@ const LoadBase = z.strictObject({
         )
     )
     .min(1)
-    .describe("concurrency levels or arrival rates (req/s)"),
+    .describe(
+      "concurrency levels, arrival rates (req/s) or, for trace, replay speeds (1 = the trace's own timestamps)"
+    ),
   requests: z
     .number()
     .int()
@@ -360,30 +336,36 @@ export const SuiteOptionsSpec = z
   .describe("options of the case suite");
 export type SuiteOptions = z.output<typeof SuiteOptionsSpec>;
 
-export const RunConfigSpec = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/)
-    .default("run")
-    .describe("short scenario name used in the bundle id"),
-  description: z.string().optional(),
-  labels: z.record(z.string(), z.string()).default({}).describe("free labels, e.g. {parallel: '2', mtp: 'on'}"),
-  target: TargetSpec,
-  workload: WorkloadSpec.prefault({}),
-  load: z
-    .union([LoadBlock, z.array(LoadBlock).min(1)])
-    .describe("one load block or a list of them (fixed load points, or a search: mode search)"),
-  slo: SloSpec.prefault({}),
-  telemetry: TelemetrySpec.prefault({}),
-  gates: GateSpec.prefault({}),
-  output: OutputSpec.prefault({}),
-  suites: z
-    .array(z.string())
-    .optional()
-    .describe("cases to run after the load points: case ids (case_01_generation … case_11_instruction, gsm8k) or all"),
-  suite_options: SuiteOptionsSpec.optional().describe("options of the case suite (defaults filled in when suites run)"),
-  hardware: HardwareSpec.optional().describe("model facts and prices the collector cannot read (issue 15)")
-});
+export const RunConfigSpec = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/)
+      .default("run")
+      .describe("short scenario name used in the bundle id"),
+    description: z.string().optional(),
+    labels: z.record(z.string(), z.string()).default({}).describe("free labels, e.g. {parallel: '2', mtp: 'on'}"),
+    target: TargetSpec,
+    workload: WorkloadSpec.prefault({}),
+    load: z
+      .union([LoadBlock, z.array(LoadBlock).min(1)])
+      .describe("one load block or a list of them (fixed load points, or a search: mode search)"),
+    slo: SloSpec.prefault({}),
+    telemetry: TelemetrySpec.prefault({}),
+    gates: GateSpec.prefault({}),
+    output: OutputSpec.prefault({}),
+    suites: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "cases to run after the load points: case ids (case_01_generation … case_11_instruction, gsm8k) or all"
+      ),
+    suite_options: SuiteOptionsSpec.optional().describe(
+      "options of the case suite (defaults filled in when suites run)"
+    ),
+    hardware: HardwareSpec.optional().describe("model facts and prices the collector cannot read (issue 15)")
+  })
+  .superRefine(checkWorkload);
 export type RunConfigSpec = z.input<typeof RunConfigSpec>;
 export type RunConfig = z.output<typeof RunConfigSpec>;
 export type SloConfig = z.output<typeof SloSpec>;

@@ -6,3 +6,4 @@ export * from "./records.ts";
 export * from "./ids.ts";
 export * from "./versions.ts";
 export * from "./experiment.ts";
+export * from "./workload.ts";

@@ -2,6 +2,7 @@ import {z} from "zod";
 
 import {LoadMode} from "./config.ts";
 import {DecimalNs, IsoTime, NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
+import {WorkloadFacts} from "./workload.ts";
 
 export const BundleStatus = z
   .enum(["complete", "interrupted", "partial"])
@@ -260,6 +261,9 @@ export const Manifest = z.strictObject({
   }),
   prng: z.strictObject({name: z.string(), seed: z.number().int()}).nullable(),
   loadPoints: z.array(LoadPoint),
+  workload: WorkloadFacts.optional().describe(
+    "issue 16: the workload's source file and digest, how prompt blocks were sized"
+  ),
   labels: z.record(z.string(), z.string()),
   environment: Environment,
   provenance: Provenance,

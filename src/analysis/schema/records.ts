@@ -1,6 +1,7 @@
 import {z} from "zod";
 
 import {NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
+import {PromptSegments, WorkloadTag} from "./workload.ts";
 
 /**
  * What kind of SSE event the collector saw. Raw facts only; the analyzer decides what counts.
@@ -149,6 +150,12 @@ export const RequestRecord = z.strictObject({
   promptText: z.string().optional(),
   responseText: z.string().optional().describe("concatenated content deltas, when save_text is on"),
   reasoningText: z.string().optional(),
+  workload: WorkloadTag.optional().describe(
+    "who the request is within its workload (dataset item, group, session and turn, trace line)"
+  ),
+  promptSegments: PromptSegments.optional().describe(
+    "the chain hashes of the prompt's segments, from which the analyzer bounds the prefix-cache hit rate"
+  ),
   caseId: z.string().optional().describe("case suite id when the request belongs to a case"),
   tier: z.string().optional().describe("case tier (context length, difficulty, round…)"),
   nullReasons: z.record(z.string(), z.string()).optional().describe("why a field is null (imports)"),

@@ -48,7 +48,9 @@ describe("scenarios", () => {
       const s = resolveScenario(name);
       expect(s.name).toBe(name);
       expect(s.description.length).toBeGreaterThan(5);
-      if (name !== "default") expect(s.fault).toMatch(/^F\d+$/);
+      // behaviours rather than faults (the default stream, the prefix cache) name no fault row
+      if (name === "default" || name === "prefix_cache") expect(s.fault, name).toBeNull();
+      else expect(s.fault, name).toMatch(/^F\d+$/);
     }
     expect(listScenarios()).toHaveLength(SCENARIO_NAMES.length);
     expect(listScenarios()[0]).toMatch(/^default\s+-\s+role chunk/);

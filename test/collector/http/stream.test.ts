@@ -750,3 +750,21 @@ describe("streamRequest: timing accuracy against the server's own send times", (
     expect(best).toBeLessThan(50);
   });
 });
+
+describe("streamRequest: prefix cache (issue 16)", () => {
+  it("prefix_cache: a repeated 40-word prompt is served its 2 whole blocks (32 tokens) from the server-wide cache", async () => {
+    const s = await startFakeServer({host: "127.0.0.1", scenario: "prefix_cache"});
+    try {
+      const prompt = Array.from({length: 40}, (_, i) => `w${i}`).join(" ");
+      const body = chatBody({messages: [{role: "user", content: prompt}]});
+      const first = await call({on: s, body});
+      const again = await call({on: s, body});
+      expectSuccess(first.r);
+      expectSuccess(again.r);
+      expect(first.r.usage).toMatchObject({promptTokens: 40, cachedTokens: 0});
+      expect(again.r.usage).toMatchObject({promptTokens: 40, cachedTokens: 32});
+    } finally {
+      await s.close();
+    }
+  });
+});

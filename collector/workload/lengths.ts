@@ -1,0 +1,38 @@
+import type {LengthDist} from "../../src/analysis/schema/workload.ts";
+
+/** Standard normal by Box–Muller from a uniform source. */
+function normal(u: () => number): number {
+  let a = u();
+  while (a <= 0) a = u();
+  return Math.sqrt(-2 * Math.log(a)) * Math.cos(2 * Math.PI * u());
+}
+
+/**
+ * A draw from a length distribution (tokens, ≥ 1) with the uniform source `u`: fixed, uniform on the whole
+ * numbers [min, max], or normal rounded and kept in [min, max]. Empirical lengths are the caller's (they
+ * belong to a dataset's items), so an empirical distribution here is a bug of the caller.
+ */
+export function drawLength(d: LengthDist, u: () => number): number {
+  if (typeof d === "number") return d;
+  switch (d.dist) {
+    case "fixed":
+      return d.value;
+    case "uniform":
+      return d.min + Math.min(d.max - d.min, Math.floor(u() * (d.max - d.min + 1)));
+    case "normal": {
+      const x = Math.round(d.mean + d.std * normal(u));
+      return Math.min(d.max ?? Infinity, Math.max(d.min, x, 1));
+    }
+    case "empirical":
+      throw new Error("an empirical length is drawn from the dataset's items, not here");
+  }
+}
+
+/** The mean a distribution asks for (before rounding and clamping), for the run's stated request. */
+export function meanLength(d: LengthDist): number | null {
+  if (typeof d === "number") return d;
+  if (d.dist === "fixed") return d.value;
+  if (d.dist === "uniform") return (d.min + d.max) / 2;
+  if (d.dist === "normal") return d.mean;
+  return null;
+}
