@@ -64,6 +64,25 @@ function hardwareLines(report: Report, point: string): string[] {
   ];
 }
 
+const share = (x: number | null): string => (x === null ? "—" : `${(100 * x).toFixed(1)} %`);
+
+/** A point's workload block in two lines: the prefix-cache ceiling against what was served, TTFT by turn. */
+function workloadLines(p: Report["load_points"][number]): string[] {
+  const w = p.workload;
+  if (w === undefined) return [];
+  const out: string[] = [];
+  const c = w.prefix_cache;
+  if (c !== null)
+    out.push(
+      `  prefix cache (${w.kind}): served ${c.cached_known === 0 ? "— (no cached-token counts)" : share(c.measured_share)} of prompt tokens; ceiling ${share(c.bound_share)} unbounded, ${share(c.room_share)} with room for ${c.room_tokens} tokens`
+    );
+  if (w.turns.length > 0)
+    out.push(
+      `  TTFT median by turn: ${w.turns.map((t) => `${t.turn}: ${t.ttft_ms.p50 === null ? "—" : `${t.ttft_ms.p50.toFixed(1)} ms`}`).join(", ")}`
+    );
+  return out;
+}
+
 export function summaryLines(report: Report): string[] {
   const lines: string[] = [];
   lines.push(`bundle ${report.bundle}  status ${report.status}  verdict ${report.verdict}`);
@@ -77,6 +96,7 @@ export function summaryLines(report: Report): string[] {
     if (failures.length) lines.push(`  failures: ${failures.map(([k, n]) => `${k} ${n}`).join(", ")}`);
     for (const m of HEADLINE_METRICS) lines.push(`  ${metricText(m.id, p.metrics[m.id])}`);
     appendAll(lines, hardwareLines(report, p.id));
+    appendAll(lines, workloadLines(p));
   }
   appendAll(lines, suiteLines(report));
   const shown = report.issues.filter((i) => i.severity !== "info").slice(0, 20);

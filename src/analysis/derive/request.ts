@@ -66,6 +66,13 @@ export interface DerivedRequest {
   /** How long it stayed open past the terminal marker, ns (hung streams), else null. */
   hangNs: number | null;
   hasReasoning: boolean;
+  /** First non-empty reasoning delta (reasoning models), else null. */
+  tReason1: number | null;
+  /**
+   * Output tokens spent thinking: the server's usage (completion_tokens_details.reasoning_tokens), else the
+   * exact per-event deltas of the reasoning events (0 when the stream shows none), else null (unknown).
+   */
+  reasoningTokens: number | null;
   errorEvents: number;
   timeBase: "run" | "request";
   /** False when the record holds only the first and last token events (imports): chunk counts and gaps are unknown. */
@@ -96,6 +103,10 @@ interface EventScan {
   done: boolean;
   deltaSum: number;
   hasReasoning: boolean;
+  tReason1: number | null;
+  /** Σ per-event token deltas of the reasoning events, and whether every one had a delta. */
+  reasoningDelta: number;
+  reasoningDeltaKnown: boolean;
   nonEmpty: number;
   empties: number;
   lastFinish: number;
@@ -114,6 +125,9 @@ function scanEvents(events: RequestRecord["events"], emptyKind: EventKind): Even
     done: false,
     deltaSum: 0,
     hasReasoning: false,
+    tReason1: null,
+    reasoningDelta: 0,
+    reasoningDeltaKnown: true,
     nonEmpty: 0,
     empties: 0,
     lastFinish: -1,
@@ -138,8 +152,12 @@ function scanEvents(events: RequestRecord["events"], emptyKind: EventKind): Even
     if (TOKEN_KINDS.has(kind)) {
       s.nonEmpty++;
       s.tokenIdx.push(i);
-      if (kind === "reasoning") s.hasReasoning = true;
-      else if (s.tContent1 === null) s.tContent1 = t;
+      if (kind === "reasoning") {
+        s.hasReasoning = true;
+        s.tReason1 ??= t;
+        if (tokens === null) s.reasoningDeltaKnown = false;
+        else s.reasoningDelta += tokens;
+      } else if (s.tContent1 === null) s.tContent1 = t;
     } else if (kind === emptyKind && tokens !== null && tokens >= 1) s.tokenIdx.push(i); // counted by the server
   }
   return s;
@@ -266,6 +284,10 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     hung,
     hangNs,
     hasReasoning: s.hasReasoning,
+    tReason1: s.tReason1,
+    reasoningTokens:
+      r.usage?.reasoningTokens ??
+      (deltasKnown && s.reasoningDeltaKnown && tokenIdx.length > 0 ? s.reasoningDelta : null),
     errorEvents: s.errorEvents,
     timeBase: r.timeBase,
     chunksKnown: coverage !== "first_last"

@@ -3,7 +3,7 @@ import {clientHealth} from "./client.ts";
 import {integrity, runCompletion} from "./integrity.ts";
 import {achievedLoad, arrivalFidelity, scheduleView, warmupExcluded} from "./load.ts";
 import {errorRate, sampleSize, successClassification} from "./requests.ts";
-import {fakeStreaming, streamClose, telemetryCompleteness, ttftRule} from "./streaming.ts";
+import {fakeStreaming, reasoningCutoff, streamClose, telemetryCompleteness, ttftRule} from "./streaming.ts";
 import {prefixCache} from "./prefixCache.ts";
 import {inputLength, multiTokenChunks, outputLength, shortOutputs, tokenAccounting} from "./tokens.ts";
 import type {GateDef} from "./types.ts";
@@ -21,6 +21,7 @@ export const GATES: readonly GateDef[] = [
   scheduleView,
   tokenAccounting,
   ttftRule,
+  reasoningCutoff,
   multiTokenChunks,
   outputLength,
   inputLength,

@@ -7,6 +7,8 @@ import type {BundleGate, PointGate} from "./types.ts";
 /** What the streaming gates (G9 reasoning channel, G13 buffered streaming, stream close) read of a point. */
 export interface StreamingFacts {
   reasoningRequests: number;
+  /** Requests that stopped at max_tokens while still thinking (a reasoning channel, no answer token); a few ids. */
+  cutInThinking: {count: number; examples: string[]};
   inlineThink: number;
   fakeStreaming: number;
   /** Buffered responses (up to 1,000): request id and when the burst arrived (the last token event), ns. */
@@ -28,6 +30,7 @@ export function isBuffered(d: DerivedRequest): boolean {
 export const streamingFacts: PointReducer<StreamingFacts, StreamingFacts> = {
   init: () => ({
     reasoningRequests: 0,
+    cutInThinking: {count: 0, examples: []},
     inlineThink: 0,
     fakeStreaming: 0,
     bufferedBursts: [],
@@ -37,6 +40,10 @@ export const streamingFacts: PointReducer<StreamingFacts, StreamingFacts> = {
     if (!isMeasuredSuccess(d)) return;
     const r = d.record;
     if (d.hasReasoning) f.reasoningRequests++;
+    if (d.hasReasoning && d.tContent1 === null && r.finishReason === "length") {
+      f.cutInThinking.count++;
+      if (f.cutInThinking.examples.length < 3) f.cutInThinking.examples.push(r.id);
+    }
     if (r.responseText !== undefined && /<think>/i.test(r.responseText)) f.inlineThink++;
     if (d.hung) {
       f.hung.count++;
@@ -74,6 +81,32 @@ export const ttftRule: PointGate = {
         reason: `${p.reasoningRequests} requests streamed a reasoning channel (ttft_ms counts it; ttft_content_ms does not)`
       };
     return {status: "pass", reason: "no reasoning channel seen"};
+  }
+};
+
+export const reasoningCutoff: PointGate = {
+  id: "G31",
+  slug: "reasoning_cutoff",
+  scope: "point",
+  outcome: "N",
+  required: false,
+  title: {en: "Answers cut off while thinking", zh: "思考中被截断的回答"},
+  description: {
+    en: "A reasoning model that uses up max_tokens while still thinking never answers: the request finished with finish_reason length, streamed a reasoning channel and no answer token. Its latency and speed are real, but they are not those of an answer — raise max_tokens or lower the reasoning effort. Not applicable without a reasoning channel.",
+    zh: "推理模型若在思考阶段就用完 max_tokens，便不会给出回答：请求以 finish_reason length 结束，流中有推理通道却没有任何回答 token。其时延与速度是真实的，却不是一个回答的时延与速度——应提高 max_tokens 或降低推理强度。没有推理通道时不适用。"
+  },
+  anchor:
+    "vLLM reasoning outputs (reasoning_content); OpenAI reasoning models: max_completion_tokens covers reasoning tokens",
+  threshold: () => "no request stops at max_tokens before its first answer token",
+  evaluatePoint: (p) => {
+    if (p.reasoningRequests === 0) return {status: "not_applicable", reason: "no reasoning channel seen"};
+    const c = p.cutInThinking;
+    if (c.count > 0)
+      return {
+        status: "warn",
+        reason: `${c.count}/${p.reasoningRequests} reasoning requests stopped at max_tokens before their first answer token (e.g. ${c.examples.join(", ")})`
+      };
+    return {status: "pass", reason: `every one of ${p.reasoningRequests} reasoning requests reached its answer`};
   }
 };
 

@@ -1,5 +1,6 @@
 import {tokensPerEvent, CHUNK_METRICS} from "./chunks.ts";
 import {LATENCY_METRICS} from "./latency.ts";
+import {REASONING_METRICS} from "./reasoning.ts";
 import {SPEED_METRICS} from "./speed.ts";
 import {RUN_METRICS} from "./throughput.ts";
 import type {MetricDef, RequestMetric, RunMetric, SampleMetric} from "./types.ts";
@@ -8,6 +9,7 @@ import type {MetricDef, RequestMetric, RunMetric, SampleMetric} from "./types.ts
 export const METRICS: readonly MetricDef[] = [
   ...LATENCY_METRICS,
   ...SPEED_METRICS,
+  ...REASONING_METRICS,
   tokensPerEvent,
   ...CHUNK_METRICS,
   ...RUN_METRICS

@@ -46,8 +46,8 @@ export const decodeTokS: RequestMetric = {
   formula: "(out − 1) / (e2e − ttft)",
   population: twoTokens,
   definition: {
-    en: "Steady-state generation speed of one request, first token excluded: the primary number for comparing decode speed (e.g. MTP on vs off). Read it with long outputs; with short outputs the first token dominates.",
-    zh: "单个请求的稳态生成速度（不含首 token）：比较解码速度（如 MTP 开/关）的主要指标。应在长输出下解读；输出很短时首 token 占主导。"
+    en: "Steady-state generation speed of one request, first token excluded: the primary number for comparing decode speed (e.g. MTP on vs off). Read it with long outputs; with short outputs the first token dominates. It counts every output token, thinking included (answer_decode_tok_s counts the answer alone).",
+    zh: "单个请求的稳态生成速度（不含首 token）：比较解码速度（如 MTP 开/关）的主要指标。应在长输出下解读；输出很短时首 token 占主导。它计入全部输出 token（含思考）；answer_decode_tok_s 只计回答部分。"
   },
   value: (r) => {
     const span = decodeSpanMs(r);

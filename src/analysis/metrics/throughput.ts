@@ -57,8 +57,8 @@ export const inputOutputThroughputTokS: RunMetric = {
   formula: "Σ (in + out)(successful) / window",
   population: "successful measured requests",
   definition: {
-    en: "Prompt plus output tokens of successful requests per second of the measurement window (vLLM's total_token_throughput); null when any count is missing. Until analyzer version 2 it was called total_throughput_tok_s, a name easily confused with the ModelRun console's legacy 总吞吐 (output tokens over E2E per request, our e2e_output_tok_s); `analyze --json` keeps that key as an alias for one version.",
-    zh: "测量窗口内每秒成功请求的提示与输出 token 总数（即 vLLM 的 total_token_throughput）；任一计数缺失时为空值。分析器版本 2 之前名为 total_throughput_tok_s，容易与 ModelRun 控制台的旧口径“总吞吐”（单请求输出 token 除以 E2E，即本工具的 e2e_output_tok_s）混淆；`analyze --json` 保留旧键名作为别名一个版本。"
+    en: "Prompt plus output tokens of successful requests per second of the measurement window (vLLM's total_token_throughput); null when any count is missing. Until analyzer version 2 it was called total_throughput_tok_s, a name easily confused with the ModelRun console's legacy 总吞吐 (output tokens over E2E per request, our e2e_output_tok_s); `analyze --json` kept that key as an alias in analyzer 2 only.",
+    zh: "测量窗口内每秒成功请求的提示与输出 token 总数（即 vLLM 的 total_token_throughput）；任一计数缺失时为空值。分析器版本 2 之前名为 total_throughput_tok_s，容易与 ModelRun 控制台的旧口径“总吞吐”（单请求输出 token 除以 E2E，即本工具的 e2e_output_tok_s）混淆；`analyze --json` 仅在分析器版本 2 中保留旧键名作为别名。"
   },
   value: (p) => {
     if (p.successes === 0) return {value: null, reason: "no successful requests"};

@@ -4,6 +4,7 @@ import {LoadMode} from "../schema/config.ts";
 import {BundleStatus} from "../schema/manifest.ts";
 import {GateStatus} from "../gates/types.ts";
 import {HardwareReport} from "../hardware/schema.ts";
+import {WorkloadBlock} from "../workload/block.ts";
 import {Issue, RunMetricValue, SummaryValue, Verdict} from "./schema.ts";
 
 /** Within one analyzer version a renamed metric keeps its old key, a copy of the new one marked so. */
@@ -36,7 +37,10 @@ export const AnalyzeJson = z
         n: z.number().int().nonnegative().describe("measured requests"),
         n_success: z.number().int().nonnegative(),
         verdict: Verdict,
-        metrics: z.record(z.string(), JsonMetric).describe("by metric id; units in the metrics registry")
+        metrics: z.record(z.string(), JsonMetric).describe("by metric id; units in the metrics registry"),
+        workload: WorkloadBlock.optional().describe(
+          "requested vs realised lengths, the prefix-cache ceiling vs what the server served, TTFT by turn (docs/workloads.md)"
+        )
       })
     ),
     issues: z.array(Issue),

@@ -22,14 +22,15 @@ function metricView(v: MetricValue): JsonMetric {
 
 /**
  * Old metric keys kept for one analyzer version after a rename, each a copy of its new key with
- * `deprecated` naming it (methodology, version history): total_throughput_tok_s → input_output_throughput_tok_s.
+ * `deprecated` naming it (methodology, version history). None in analyzer 3: total_throughput_tok_s, the
+ * alias of input_output_throughput_tok_s in analyzer 2, is gone as announced.
  */
-const ALIASES: Record<string, string> = {total_throughput_tok_s: "input_output_throughput_tok_s"};
+const ALIASES: Record<string, string> = {};
 
 function withAliases(metrics: JsonMetrics): JsonMetrics {
   for (const [old, now] of Object.entries(ALIASES))
     if (metrics[now] !== undefined && metrics[old] === undefined)
-      metrics[old] = {...metrics[now], deprecated: `renamed ${now} in analyzer 2; this alias goes in analyzer 3`};
+      metrics[old] = {...metrics[now], deprecated: `renamed ${now}; this alias goes in the next analyzer version`};
   return metrics;
 }
 
@@ -53,7 +54,8 @@ export function jsonView(report: Report): JsonView {
       n: p.n,
       n_success: p.n_success,
       verdict: p.verdict,
-      metrics: withAliases(Object.fromEntries(Object.entries(p.metrics).map(([k, v]) => [k, metricView(v)])))
+      metrics: withAliases(Object.fromEntries(Object.entries(p.metrics).map(([k, v]) => [k, metricView(v)]))),
+      ...(p.workload === undefined ? {} : {workload: p.workload})
     })),
     issues: report.issues
   };

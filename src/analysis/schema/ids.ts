@@ -31,6 +31,11 @@ export const METRIC_IDS = [
   "output_tokens",
   "input_tokens",
   "tokens_per_event",
+  // reasoning models (per request)
+  "ttft_reasoning_ms",
+  "reasoning_tokens",
+  "answer_tokens",
+  "answer_decode_tok_s",
   // samples (per chunk or token gap)
   "inter_chunk_ms",
   "itl_token_ms",
@@ -72,7 +77,8 @@ export const GATE_IDS = [
   "G24",
   "G28",
   "G29",
-  "G30"
+  "G30",
+  "G31"
 ] as const;
 export const GateId = z.enum(GATE_IDS);
 export type GateId = z.infer<typeof GateId>;

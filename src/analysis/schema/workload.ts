@@ -127,7 +127,11 @@ export const PromptSegments = z.strictObject({
     .array(z.tuple([z.string().regex(/^[0-9a-f]{16}$/), NonNegInt]))
     .describe("[chain hash (16 hex digits), tokens] of each segment, in prompt order"),
   tokens: NonNegInt.describe("prompt tokens the segments cover"),
-  exact: z.boolean().describe("true: segments sized with the server's tokenizer; false: ≈ 1 token per filler word"),
+  exact: z
+    .boolean()
+    .describe(
+      "true: the server's tokenizer counts one token per filler word (checked on 64 words), so segment lengths are token counts — except the one-word salts and group markers, counted as one token each; false: ≈ 1 token per filler word"
+    ),
   answer: z
     .tuple([z.string().regex(/^[0-9a-f]{16}$/), NonNegInt])
     .optional()
@@ -159,7 +163,9 @@ export const WorkloadFacts = z.strictObject({
       items: NonNegInt.describe("prompts or trace lines read")
     })
     .nullable(),
-  exact: z.boolean().describe("prompt blocks sized with the server's tokenizer (else ≈ 1 token per filler word)"),
+  exact: z
+    .boolean()
+    .describe("the server's tokenizer counts one token per filler word (checked on 64 words); else ≈ 1 token per word"),
   note: z.string().nullable().describe("what the collector could not honour exactly, or null")
 });
 export type WorkloadFacts = z.infer<typeof WorkloadFacts>;

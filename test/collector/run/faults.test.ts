@@ -34,9 +34,11 @@ const CASES: Case[] = [
   {scenario: "eof-after-finish", outcome: "success", verdict: "VALID"},
   {scenario: "eof-no-done", outcome: "truncated_stream", verdict: "INVALID", gate: ["G3", "fail"]},
   {scenario: "role-then-delay", outcome: "success", verdict: "VALID"},
-  {scenario: "reasoning", outcome: "success", verdict: "VALID", gate: ["G9", "info"]},
-  {scenario: "reasoning-field", outcome: "success", verdict: "VALID", gate: ["G9", "info"]},
-  {scenario: "reasoning-only", outcome: "success", verdict: "VALID", gate: ["G9", "info"]},
+  // 8 reasoning tokens, then the answer: max_tokens 16 leaves room for it
+  {scenario: "reasoning", outcome: "success", verdict: "VALID", gate: ["G9", "info"], workload: {max_tokens: 16}},
+  {scenario: "reasoning-field", outcome: "success", verdict: "VALID", gate: ["G9", "info"], workload: {max_tokens: 16}},
+  // thinking only, stopped at max_tokens: no answer ever came (G31)
+  {scenario: "reasoning-only", outcome: "success", verdict: "INCONCLUSIVE", gate: ["G31", "warn"]},
   {
     scenario: "reasoning-inline-think",
     outcome: "success",

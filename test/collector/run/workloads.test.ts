@@ -175,4 +175,31 @@ describe("workloads end to end against the fake server (issue 16)", () => {
     expect(manifest.workload?.file?.items).toBe(48);
     expect(report.load_points[0]!.workload?.lengths?.output_realised.mean).toBe(6);
   });
+
+  it("reasoning model: time to first reasoning and answer token, the token split, cut-off answers gated", async () => {
+    const target = (o: Record<string, unknown>) => ({
+      ...CACHED_TARGET(server.url),
+      headers: {"x-fake-options": JSON.stringify({ttftMs: 5, tokenIntervalMs: 2, reasoning: "reasoning_content", ...o})}
+    });
+    const load = {mode: "concurrency" as const, values: [1], requests: 6, warmup: 0};
+    const ok = await collectAndAnalyze(
+      testConfig(server.url, {target: target({reasoningTokens: 4}), workload: {max_tokens: 10}, load}),
+      t.dir
+    );
+    const p = ok.report.load_points[0]!.metrics;
+    const p50 = (id: string) => (p[id] as {p50: number | null}).p50;
+    // the fake streams 4 reasoning tokens, then the answer: 10 in all, 2 ms apart after a 5 ms TTFT
+    expect([p50("reasoning_tokens"), p50("answer_tokens")]).toEqual([4, 6]);
+    expect(p50("ttft_reasoning_ms")!).toBeLessThan(p50("ttft_content_ms")!);
+    expect(p50("ttft_content_ms")! - p50("ttft_reasoning_ms")!).toBeGreaterThanOrEqual(4 * 2 - 1);
+    expect(gate(ok.report, "G31").status).toBe("pass");
+    const cut = await collectAndAnalyze(
+      testConfig(server.url, {target: target({reasoningTokens: 12}), workload: {max_tokens: 8}, load}),
+      t.dir
+    );
+    expect(gate(cut.report, "G31").status).toBe("warn");
+    expect(gate(cut.report, "G31").reason).toMatch(
+      /^6\/6 reasoning requests stopped at max_tokens before their first answer token/
+    );
+  });
 });
