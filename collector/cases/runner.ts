@@ -1,3 +1,4 @@
+import {Conversation} from "../workload/conversation.ts";
 import {isOpenLoop, type RunConfig, type SuiteOptions} from "../../src/analysis/schema/config.ts";
 import type {CaseAnswer, RequestRecord} from "../../src/analysis/schema/records.ts";
 import type {Effects} from "../effects.ts";
@@ -155,13 +156,16 @@ async function sendUnit(
   const underLoad = cond.kind === "load" ? pointLabel : null;
   const ids = {runId: c.runId, caseId: plan.caseId, itemId: item.itemId, repeat, underLoad};
   const salt = plan.salt ? saltFor(c.bundleId, caseRequestId(ids)) : null;
-  const history: ChatMessage[] = [];
+  // the one conversation builder of the sessions workload: the history, and its segments per turn
+  const conv = new Conversation(salt);
+  const multi = item.turns.length > 1;
   let tSched = tSchedNs;
   let end = tSchedNs;
   for (const [t, turn] of item.turns.entries()) {
     if (c.control.stopped) break;
-    if (t === 0 && turn.system) history.push({role: "system", content: turn.system});
-    history.push({role: "user", content: t === 0 ? saltedPrompt(salt, turn.user) : turn.user});
+    if (t === 0 && turn.system) conv.add("system", turn.system);
+    conv.add("user", t === 0 ? saltedPrompt(salt, turn.user) : turn.user, t === 0 ? (turn.promptTokens ?? null) : null);
+    const history = conv.messages.slice() as ChatMessage[]; // only system, user and assistant are added
     const id = caseRequestId(ids, {index: t, of: item.turns.length});
     const res = await send(c, id, history, turn);
     const promptJson = JSON.stringify(history);
@@ -178,7 +182,8 @@ async function sendUnit(
         promptTokensIntended: turn.promptTokens ?? null,
         maxTokens: maxTokensOf(c, turn),
         salt,
-        promptText: promptJson
+        promptText: promptJson,
+        ...(multi ? {workload: {kind: "sessions" as const, turn: t + 1}, promptSegments: conv.segments(false)} : {})
       },
       res,
       c.config.workload.save_text
@@ -193,7 +198,7 @@ async function sendUnit(
     );
     end = res.tEndNs ?? c.rel();
     tSched = end;
-    history.push({role: "assistant", content: res.responseText});
+    conv.add("assistant", res.responseText, res.usage?.completionTokens ?? null);
   }
   return end;
 }

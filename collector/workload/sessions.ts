@@ -1,16 +1,14 @@
 import type {SessionsSource} from "../../src/analysis/schema/workload.ts";
 import type {z} from "zod";
 
-import type {ChatMessage} from "../request/body.ts";
 import {saltFor} from "../request/prompt.ts";
+import {Conversation} from "./conversation.ts";
 import {drawLength} from "./lengths.ts";
-import {chainSegments, type Part} from "./segments.ts";
 import {
   filler,
   promptText,
   requestRandom,
   seedOf,
-  segmentsOf,
   withWord,
   type BuildContext,
   type RequestAt,
@@ -18,17 +16,6 @@ import {
 } from "./source.ts";
 
 type Source = z.output<typeof SessionsSource>;
-
-interface Conversation {
-  messages: ChatMessage[];
-  parts: Part[];
-  salt: string | null;
-}
-
-const countWords = (s: string): number => {
-  const t = s.trim();
-  return t === "" ? 0 : t.split(/\s+/).length;
-};
 
 /**
  * Multi-turn conversations: request i of a phase is turn (i mod K) + 1 of conversation ⌊i / K⌋, and each
@@ -52,7 +39,7 @@ export function sessionsWorkload(ctx: BuildContext, s: Source): Workload {
       let conv = open.get(key);
       if (conv === undefined || first) {
         const salt = w.salt ? saltFor(ctx.bundleId, `${at.point}-r${at.repeat}-${at.phase}-s${session}`) : null;
-        conv = {messages: [], parts: [], salt};
+        conv = new Conversation(salt);
         open.set(key, conv);
       }
       const salt = first ? conv.salt : null;
@@ -60,24 +47,20 @@ export function sessionsWorkload(ctx: BuildContext, s: Source): Workload {
       const lead = first ? [ctx.runSalt, salt].filter((x): x is string => x !== null) : [];
       const body = filler(ctx, Math.max(1, tokens - lead.length), seedOf(`${at.id}:user`)).text;
       const content = lead.reduceRight((t, word) => withWord(word, t), body);
-      conv.messages.push({role: "user", content});
-      conv.parts.push({text: `user\n${content}`, tokens});
-      const history = conv.messages.slice();
-      const prompt =
-        ctx.config.target.endpoint === "chat"
-          ? history
-          : history.map((m) => `${m.role}: ${m.content ?? ""}`).join("\n");
+      conv.add("user", content, tokens);
+      const prompt = conv.prompt(ctx.config.target.endpoint);
+      // the last turn's answer is never sent again: the conversation is done
+      if (turn === s.turns) open.delete(key);
       const maxTokens =
         s.output_tokens === undefined ? w.max_tokens : drawLength(s.output_tokens, requestRandom(at, "output"));
-      const intended = conv.parts.reduce((n, p) => n + p.tokens, 0);
       return {
         prompt,
         text: promptText(prompt),
-        intendedTokens: intended,
+        intendedTokens: conv.tokens,
         maxTokens,
         salt: conv.salt,
         tag: {kind: "sessions", session, turn},
-        segments: segmentsOf(ctx, conv.parts),
+        segments: conv.segments(ctx.exact),
         needsAnswer: turn < s.turns
       };
     },
@@ -86,14 +69,8 @@ export function sessionsWorkload(ctx: BuildContext, s: Source): Workload {
       const turn = (at.index % s.turns) + 1;
       const key = keyOf(at, session);
       const conv = open.get(key);
-      if (conv === undefined) return null;
-      if (turn === s.turns) {
-        open.delete(key);
-        return null;
-      }
-      conv.messages.push({role: "assistant", content: responseText});
-      conv.parts.push({text: `assistant\n${responseText}`, tokens: outputTokens ?? countWords(responseText)});
-      return chainSegments(conv.parts).at(-1)!;
+      if (conv === undefined || turn === s.turns) return null;
+      return conv.add("assistant", responseText, outputTokens).last();
     }
   };
 }

@@ -202,4 +202,20 @@ describe("workloads end to end against the fake server (issue 16)", () => {
       /^6\/6 reasoning requests stopped at max_tokens before their first answer token/
     );
   });
+
+  it("the case suite's multi-turn case builds its conversation with the sessions machinery (history and segments)", async () => {
+    const config = testConfig(server.url, {
+      load: {mode: "concurrency", values: [1], requests: 5, warmup: 0},
+      suites: ["case_07_multi_turn"],
+      suite_options: {repeats: 1, rounds: 3}
+    });
+    const {outcome} = await collectAndAnalyze(config, t.dir);
+    const turns = requestsOf(outcome.dir).filter((r) => r.caseId === "case_07_multi_turn");
+    expect(turns.map((r) => r.workload?.turn)).toEqual([1, 2, 3]);
+    const seg = turns.map((r) => r.promptSegments!.segments.map((x) => x[0]));
+    // each turn sends the history: its segments extend the previous turn's (question, answer, next question)
+    expect(seg[1]!.slice(0, seg[0]!.length)).toEqual(seg[0]);
+    expect(seg[2]!.slice(0, seg[1]!.length)).toEqual(seg[1]);
+    expect(seg.map((x) => x.length)).toEqual([seg[0]!.length, seg[0]!.length + 2, seg[0]!.length + 4]);
+  });
 });

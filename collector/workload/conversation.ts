@@ -1,0 +1,53 @@
+import type {PromptSegments} from "../../src/analysis/schema/workload.ts";
+import type {ChatMessage} from "../request/body.ts";
+import {chainSegments, type Part} from "./segments.ts";
+
+/** Whitespace-separated words: a message's length when no count is known. */
+export const countWords = (s: string): number => {
+  const t = s.trim();
+  return t === "" ? 0 : t.split(/\s+/).length;
+};
+
+/**
+ * One multi-turn conversation as chat clients keep it: every message in order, each also a prompt segment
+ * (its role and text), so the next turn's prompt is the whole history and its segments extend this one's.
+ * The one builder of the sessions workload and the case suite's multi-turn items.
+ */
+export class Conversation {
+  readonly messages: ChatMessage[] = [];
+  readonly salt: string | null;
+  readonly #parts: Part[] = [];
+
+  constructor(salt: string | null) {
+    this.salt = salt;
+  }
+
+  /** Adds a message of `tokens` tokens (as intended, or as the server counted an answer; else its words). */
+  add(role: string, content: string, tokens: number | null = null): this {
+    this.messages.push({role, content});
+    this.#parts.push({text: `${role}\n${content}`, tokens: tokens ?? countWords(content)});
+    return this;
+  }
+
+  /** The history as sent: the messages on chat, "role: content" lines on completions. */
+  prompt(endpoint: string): string | ChatMessage[] {
+    return endpoint === "chat"
+      ? this.messages.slice()
+      : this.messages.map((m) => `${m.role}: ${m.content ?? ""}`).join("\n");
+  }
+
+  /** Tokens of the history. */
+  get tokens(): number {
+    return this.#parts.reduce((n, p) => n + p.tokens, 0);
+  }
+
+  /** The history's segments (schema/workload.ts PromptSegments). */
+  segments(exact: boolean): PromptSegments {
+    return {segments: chainSegments(this.#parts), tokens: this.tokens, exact};
+  }
+
+  /** [chain hash, tokens] of the last message (an answer, as the next turn will send it). */
+  last(): [string, number] {
+    return chainSegments(this.#parts).at(-1)!;
+  }
+}
