@@ -100,3 +100,85 @@ describe("prefix-cache bound", () => {
     expect(cacheBound([a], {blockTokens: null, capacityTokens: null}).withRoom).toBeNull();
   });
 });
+
+describe("prefix-cache bound: order, ties and touches", () => {
+  it("takes a segment's earliest prefill whatever the order of the entries, and a send at that very moment misses", () => {
+    const late = e(0, 50, [["x", 100]]);
+    const early = e(1, 10, [["x", 100]]);
+    const probe = e(20, 30, [
+      ["x", 100],
+      ["q", 5]
+    ]);
+    expect(cacheBound([late, early, probe], {blockTokens: null, capacityTokens: null}).unbounded).toEqual([0, 0, 100]);
+    const atTheMoment = e(10, 30, [
+      ["x", 100],
+      ["q", 5]
+    ]);
+    expect(cacheBound([early, atTheMoment], {blockTokens: null, capacityTokens: null}).unbounded).toEqual([0, 0]);
+    // the LRU replays events in time order, not in the order the entries are given
+    expect(cacheBound([probe, early], {blockTokens: null, capacityTokens: 1000}).withRoom).toEqual([100, 0]);
+    // a tie between a prefill and a send: the lookup goes first (no hit)
+    expect(cacheBound([atTheMoment, early], {blockTokens: null, capacityTokens: 1000}).withRoom).toEqual([0, 0]);
+  });
+
+  it("block size 1 is token granularity; an unsent entry gets nothing", () => {
+    expect(servable(100, 100, 1)).toBe(99);
+    const a = e(0, 10, [["x", 100]]);
+    const unsent = e(null, null, [
+      ["x", 100],
+      ["y", 1]
+    ]);
+    expect(cacheBound([a, unsent], {blockTokens: 1, capacityTokens: 1000})).toEqual({
+      unbounded: [0, 0],
+      withRoom: [0, 0]
+    });
+  });
+
+  it("a hit touches what it used: a failed request's lookup keeps its prefix in an LRU cache", () => {
+    // x (100) at 10, y (50) at 20; e hits x at 25 and fails (never prefills); z (60) at 30 makes 210 > 170:
+    // the least recently used is y (x was touched at 25) → 160 ≤ 170, x stays for q
+    const a = e(0, 10, [["x", 100]]);
+    const f = e(15, 20, [["y", 50]]);
+    const failed = e(25, null, [
+      ["x", 100],
+      ["w", 5]
+    ]);
+    const g = e(28, 30, [["z", 60]]);
+    const q = e(40, 50, [
+      ["x", 100],
+      ["v", 5]
+    ]);
+    expect(cacheBound([a, f, failed, g, q], {blockTokens: null, capacityTokens: 170}).withRoom).toEqual([
+      0, 0, 100, 0, 100
+    ]);
+  });
+
+  it("an answer is cached from its request's end, in both bounds", () => {
+    // turn 1 (50 tokens) answered with 5 tokens, ending at 40; turn 2 sends both plus 10 new tokens at 60
+    const t1: CacheEntry = {...e(0, 10, [["u1", 50]]), answer: {hash: "a1", tokens: 5, readyNs: 40}};
+    const t2 = e(60, 70, [
+      ["u1", 50],
+      ["a1", 5],
+      ["u2", 10]
+    ]);
+    const r = cacheBound([t1, t2], {blockTokens: null, capacityTokens: 1000});
+    expect(r.unbounded).toEqual([0, 55]);
+    expect(r.withRoom).toEqual([0, 55]);
+    // sent before the answer ended: only the question is cached
+    const early = e(30, 70, [
+      ["u1", 50],
+      ["a1", 5],
+      ["u2", 10]
+    ]);
+    expect(cacheBound([t1, early], {blockTokens: null, capacityTokens: 1000})).toEqual({
+      unbounded: [0, 50],
+      withRoom: [0, 50]
+    });
+    // an answer that never came (failed request: readyNs null) is never cached
+    const failedAnswer: CacheEntry = {...t1, answer: {hash: "a1", tokens: 5, readyNs: null}};
+    expect(cacheBound([failedAnswer, t2], {blockTokens: null, capacityTokens: 1000})).toEqual({
+      unbounded: [0, 50],
+      withRoom: [0, 50]
+    });
+  });
+});
