@@ -74,7 +74,7 @@ function workloadLines(p: Report["load_points"][number]): string[] {
   const c = w.prefix_cache;
   if (c !== null)
     out.push(
-      `  prefix cache (${w.kind}): served ${c.cached_known === 0 ? "— (no cached-token counts)" : share(c.measured_share)} of prompt tokens; ceiling ${share(c.bound_share)} unbounded, ${share(c.room_share)} with room for ${c.room_tokens} tokens`
+      `  prefix cache (${w.kind}): served ${c.cached_known === 0 ? "— (no cached-token counts)" : share(c.measured_share)} of prompt tokens; ceiling ${share(c.bound_share)} unbounded, ${share(c.room_share)} with room for ${c.room_tokens} tokens${c.server_share === null ? "" : `; server counters ${share(c.server_share)}`}`
     );
   if (w.turns.length > 0)
     out.push(

@@ -74,8 +74,8 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "记录了提示分段的请求（共享前缀、会话、轨迹、数据集）由 G13 对照工作负载允许的前缀缓存命中上限判断（无界缓存，以及本次运行给缓存的空间）：超出上限的命中告警；为命中而设计的工作负载若服务器命中不到空间上限的一半也告警。没有分段的证据包按原规则判断。"
       },
       {
-        en: "Reasoning models: ttft_reasoning_ms, reasoning_tokens, answer_tokens and answer_decode_tok_s (decode_tok_s counts thinking tokens too); the new gate G31 warns on answers cut off by max_tokens while thinking. G5 and G21 judge trace replays against their own schedule, and a sessions workload with think time on its peak in flight. The --json alias total_throughput_tok_s is gone, as announced in analyzer 2.",
-        zh: "推理模型：新增 ttft_reasoning_ms、reasoning_tokens、answer_tokens 与 answer_decode_tok_s（decode_tok_s 也计入思考 token）；新门禁 G31 对在思考中被 max_tokens 截断的回答告警。G5 与 G21 按轨迹回放自身的计划判断；带思考时间的会话负载按峰值在途数判断。--json 中的别名 total_throughput_tok_s 按分析器版本 2 的预告移除。"
+        en: "Reasoning models: ttft_reasoning_ms, reasoning_tokens, answer_tokens and answer_decode_tok_s (decode_tok_s counts thinking tokens too); the new gate G31 warns on answers cut off by max_tokens while thinking. G5 and G21 judge trace replays against their own schedule, and a sessions workload with think time on its peak in flight. The --json alias total_throughput_tok_s is gone, as announced in analyzer 2. G12 allows, above its tolerance, the 32 tokens a chat template adds around a prompt (a scaled trace's short prompts were flagged for their template alone); below it, truncation is judged as before.",
+        zh: "推理模型：新增 ttft_reasoning_ms、reasoning_tokens、answer_tokens 与 answer_decode_tok_s（decode_tok_s 也计入思考 token）；新门禁 G31 对在思考中被 max_tokens 截断的回答告警。G5 与 G21 按轨迹回放自身的计划判断；带思考时间的会话负载按峰值在途数判断。--json 中的别名 total_throughput_tok_s 按分析器版本 2 的预告移除。G12 在容差之上再允许聊天模板为提示添加的 32 个 token（按比例缩短的轨迹提示曾仅因模板被标记）；低于预期的截断仍按原规则判断。"
       }
     ]
   },

@@ -42,7 +42,7 @@ const GATE_TABLE: Record<string, GateRow> = {
   G31: ["reasoning_cutoff", "point", "N", false, "no request stops at max_tokens before its first answer token"],
   G10: ["multi_token_chunks", "point", "W", false, null],
   G11: ["output_length", "point", "N", false, "±10 % of max_tokens"],
-  G12: ["input_length", "point", "N", false, "±25 %"],
+  G12: ["input_length", "point", "N", false, "±25 % (+ 32 template tokens above)"],
   G13: [
     "prefix_cache",
     "point",

@@ -14,6 +14,7 @@ import {
   type SourceRecord
 } from "../schema/records.ts";
 import {SpecScrapeLog} from "../metrics/specDecode.ts";
+import {PrefixCounterLog} from "../workload/counters.ts";
 import {PrefixCacheLog} from "../workload/log.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {RequestLedger, type LedgerFacts} from "./ledger.ts";
@@ -97,6 +98,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
   readonly #gpu: TelemetryAccumulator<GpuSample>;
   readonly #spec = new SpecScrapeLog();
   readonly #prefix = new PrefixCacheLog();
+  readonly #prefixCounters = new PrefixCounterLog();
   readonly #config: RunConfig;
   readonly #quality: QualityRecord[] = [];
   readonly #frozenQuality = new Set<QualityRecord>();
@@ -128,6 +130,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
       server_metrics: (r) => {
         this.#server.add(r);
         this.#spec.add(r);
+        this.#prefixCounters.add(r);
       },
       gpu_metrics: (r) => this.#gpu.add(r),
       quality: (r, at) => this.#qualityLine(r, at),
@@ -212,7 +215,10 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
       const byPoint = this.#prefix.facts(this.#config);
       const lengths = this.#prefix.lengths();
       for (const f of points) {
-        f.prefixCache = byPoint.get(f.point.id) ?? null;
+        const c = byPoint.get(f.point.id) ?? null;
+        // the server's counters over the point's window, beside the per-request counts
+        if (c !== null) c.server = this.#prefixCounters.window(f.spanNs);
+        f.prefixCache = c;
         f.workloadLengths = lengths.get(f.point.id) ?? null;
       }
     }

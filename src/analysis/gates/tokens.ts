@@ -81,6 +81,17 @@ function checkTokens(c: TokenCheck, d: DerivedRequest, tol: number): void {
   if (flagged && c.examples.length < 3) c.examples.push([d.record.id, d.out, d.streamTokens]);
 }
 
+/** Tokens a chat template adds around the prompt (role markers, BOS, a default system header), allowed above G12's tolerance. */
+export const TEMPLATE_TOKENS = 32;
+
+/**
+ * G12's rule for one prompt: fewer tokens than the intended length less the tolerance (truncation), or more
+ * than the intended length plus the tolerance and a chat template's own tokens (a short prompt's template
+ * is most of it: a 20-token prompt is ~30 on the server).
+ */
+export const promptOutside = (reported: number, intended: number, tol: number): boolean =>
+  reported < intended * (1 - tol) || reported > intended * (1 + tol) + TEMPLATE_TOKENS;
+
 /** Output length against max_tokens under ignore_eos (G11), prompt length against the intended one (G12). */
 function checkLengths(s: TokenState, d: DerivedRequest): void {
   const r = d.record;
@@ -98,7 +109,7 @@ function checkLengths(s: TokenState, d: DerivedRequest): void {
     s.input.checked++;
     s.input.intended += r.promptTokensIntended;
     s.input.actual += d.in;
-    if (Math.abs(d.in - r.promptTokensIntended) > gates.input_tolerance * r.promptTokensIntended) s.input.outside++;
+    if (promptOutside(d.in, r.promptTokensIntended, gates.input_tolerance)) s.input.outside++;
   }
 }
 
@@ -290,11 +301,11 @@ export const inputLength: PointGate = {
   required: false,
   title: {en: "Prompt length", zh: "提示长度"},
   description: {
-    en: "The server's prompt_tokens match the intended prompt length within tolerance (default ±25 %: prompts are built without the server's tokenizer); a large gap means silent truncation or a wrong workload.",
-    zh: "服务器报告的 prompt_tokens 与预期提示长度在容差内一致（默认 ±25%：提示在没有服务器分词器的情况下构造）；差距过大意味着静默截断或负载设置错误。"
+    en: "The server's prompt_tokens match the intended prompt length within tolerance (default ±25 %: prompts are built without the server's tokenizer), plus up to 32 tokens above it that a chat template adds around any prompt; a large gap means silent truncation or a wrong workload.",
+    zh: "服务器报告的 prompt_tokens 与预期提示长度在容差内一致（默认 ±25%：提示在没有服务器分词器的情况下构造），且允许超出部分再多出聊天模板为任意提示添加的至多 32 个 token；差距过大意味着静默截断或负载设置错误。"
   },
   anchor: "Ollama issues #17889, #3839",
-  threshold: (c) => `±${(c.gates.input_tolerance * 100).toFixed(0)} %`,
+  threshold: (c) => `±${(c.gates.input_tolerance * 100).toFixed(0)} % (+ ${TEMPLATE_TOKENS} template tokens above)`,
   evaluatePoint: (p) => {
     const i = p.inputLength;
     if (i.checked === 0) return {status: "not_evaluable", reason: "intended or reported prompt length unknown"};

@@ -36,6 +36,10 @@ export const WorkloadBlock = z
         room_source: z.enum(["config", "in_flight"]),
         measured_share: nullable.describe("Σ cached_tokens / Σ prompt tokens as the server reported them"),
         cached_known: count,
+        server_share: nullable.describe(
+          "hits / queries of the server's prefix-cache counters over the point's window (vLLM), or null with server_reason"
+        ),
+        server_reason: z.string().nullable(),
         exact: z.boolean(),
         ttft_hit_ms: Brief.describe("TTFT of requests served from the cache (beyond a template prefix)"),
         ttft_miss_ms: Brief
@@ -78,6 +82,8 @@ export function workloadBlock(
             room_source: cache.room.source,
             measured_share: cache.measuredShare,
             cached_known: cache.cachedKnown,
+            server_share: cache.server.window?.share ?? null,
+            server_reason: cache.server.reason,
             exact: cache.exact,
             ttft_hit_ms: brief(cache.ttftHit),
             ttft_miss_ms: brief(cache.ttftMiss)

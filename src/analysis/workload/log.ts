@@ -4,6 +4,7 @@ import {ttftMs} from "../metrics/latency.ts";
 import type {RunConfig} from "../schema/config.ts";
 import type {WorkloadTag} from "../schema/workload.ts";
 import {cacheBound, type CacheEntry} from "./bound.ts";
+import type {ServerCacheWindow} from "./counters.ts";
 
 /** Kinds of workload built so that requests share prefixes (the gate expects hits from them). */
 export const DESIGNED_FOR_HITS: ReadonlySet<WorkloadTag["kind"]> = new Set(["shared_prefix", "sessions", "trace"]);
@@ -45,6 +46,8 @@ export interface PrefixCacheFacts {
   overExamples: string[];
   /** Segments sized with the server's tokenizer in every request. */
   exact: boolean;
+  /** The server's prefix-cache counters over the point's window (workload/counters.ts), or why unknown. */
+  server: {window: ServerCacheWindow | null; reason: string | null};
   /** TTFT (ms) of measured successes that hit the cache (beyond a template prefix) and of those that did not. */
   ttftHit: number[];
   ttftMiss: number[];
@@ -173,6 +176,7 @@ function emptyFacts(kind: WorkloadTag["kind"], room: PrefixCacheFacts["room"]): 
     overBound: 0,
     overExamples: [],
     exact: true,
+    server: {window: null, reason: "the server exports no prefix-cache counters"},
     ttftHit: [],
     ttftMiss: [],
     ttftByTurn: new Map()

@@ -16,6 +16,7 @@ export const enWorkload = {
   wlRoomInFlight: "the run's most in-flight prompts",
   wlMeasured: "served (Σ cached_tokens / Σ prompt tokens)",
   wlNoCounts: "— the server reported no cached-token counts",
+  wlServer: "served per the server's prefix-cache counters (hits / queries over the point's window)",
   wlApprox: "Prompt segments are sized ≈ 1 token per filler word (no tokenizer check).",
   wlTtftHit: "TTFT, cache hits",
   wlTtftMiss: "TTFT, misses",

@@ -18,6 +18,7 @@ export const zhWorkload: Record<keyof typeof enWorkload, string> = {
   wlRoomInFlight: "本次运行同时在途最多的提示",
   wlMeasured: "实际命中（Σ cached_tokens / Σ 提示 token）",
   wlNoCounts: "— 服务器未报告缓存 token 数",
+  wlServer: "按服务器前缀缓存计数器的实际命中（该负载点窗口内 hits / queries）",
   wlApprox: "提示分段按每个填充词约 1 个 token 估算（未经分词器核对）。",
   wlTtftHit: "TTFT（缓存命中）",
   wlTtftMiss: "TTFT（未命中）",

@@ -13,7 +13,17 @@ const SHARED = {
   }
 };
 
-function run(group: (i: number) => number, each: (i: number) => StreamedOptions) {
+function run(group: (i: number) => number, each: (i: number) => StreamedOptions, server?: [number, number][]) {
+  const scrapes = (server ?? []).map(([queries, hits], k) => ({
+    tNs: k === 0 ? 0 : 2_100_000_000,
+    durationMs: 1,
+    ok: true,
+    error: null,
+    samples: [
+      ["vllm:prefix_cache_queries_total", {model_name: "m"}, queries] as [string, Record<string, string>, number],
+      ["vllm:prefix_cache_hits_total", {model_name: "m"}, hits] as [string, Record<string, string>, number]
+    ]
+  }));
   return cleanRun(
     Array.from({length: 20}, (_, i) =>
       streamed(`r${i}`, i * 100, {
@@ -31,7 +41,7 @@ function run(group: (i: number) => number, each: (i: number) => StreamedOptions)
         ...each(i)
       })
     ),
-    SHARED
+    {...SHARED, ...(server === undefined ? {} : {server: scrapes})}
   );
 }
 const usage = (promptTokens: number, cachedTokens: number) => ({
@@ -118,5 +128,53 @@ describe("G13 against the prefix-cache ceiling", () => {
       )
     );
     expect(gateOf(unknown, "G13").status).toBe("not_evaluable");
+  });
+
+  it("without cached-token counts, the server's prefix-cache counters over the point's window are the measure", async () => {
+    // counters at 0 before the point (t = 0) and after it (2.1 s): 1,440 of 2,000 prompt tokens hit
+    const r = await analyzeSpec(
+      run(
+        (i) => i % 2,
+        () => ({usage: {promptTokens: 100, completionTokens: 10, reasoningTokens: null, cachedTokens: null}}),
+        [
+          [0, 0],
+          [2000, 1440]
+        ]
+      )
+    );
+    const g = gateOf(r, "G13");
+    expect(g.status).toBe("pass");
+    expect(g.reason).toMatch(
+      /^measured by the server's counters: 72\.0 % \(1440 of 2000 prompt tokens looked up, 0\.0–2\.1 s\); the responses carry no cached-token counts; bound 72\.0 %/
+    );
+    expect(r.load_points[0]!.workload!.prefix_cache!.server_share).toBe(0.72);
+    // one group: a 76 % ceiling within room, but the counters saw no hit → the gate fires on them too
+    const none = await analyzeSpec(
+      run(
+        () => 0,
+        () => ({usage: {promptTokens: 100, completionTokens: 10, reasoningTokens: null, cachedTokens: null}}),
+        [
+          [0, 0],
+          [2000, 0]
+        ]
+      )
+    );
+    expect(gateOf(none, "G13").status).toBe("warn");
+    expect(gateOf(none, "G13").reason).toMatch(
+      /^far fewer cache hits than the workload allows: measured by the server's counters: 0\.0 %/
+    );
+    // a counter that went down (a restart) is no measure
+    const restart = await analyzeSpec(
+      run(
+        () => 0,
+        () => ({usage: {promptTokens: 100, completionTokens: 10, reasoningTokens: null, cachedTokens: null}}),
+        [
+          [5000, 10],
+          [2000, 0]
+        ]
+      )
+    );
+    expect(gateOf(restart, "G13").status).toBe("not_evaluable");
+    expect(gateOf(restart, "G13").reason).toMatch(/a counter went down across the load point \(server restart\)/);
   });
 });
