@@ -95,6 +95,18 @@ describe.skipIf(skip)("workloads against the real llama-server (issue 16)", () =
       workload: {max_tokens: 16, input_tokens: {dist: "uniform", min: 64, max: 160}},
       load: [{mode: "concurrency", values: [2], requests: 10, warmup: 0}]
     });
+    await run("wl-dataset", {
+      workload: {
+        max_tokens: 12,
+        source: {
+          kind: "dataset",
+          path: join(ROOT, "configs/datasets/inferscope-mini.jsonl"),
+          format: "jsonl",
+          output_tokens: 12
+        }
+      },
+      load: [{mode: "concurrency", values: [2], requests: 12, warmup: 0}]
+    });
     await run("wl-trace", {
       workload: {
         max_tokens: 16,
@@ -158,5 +170,15 @@ describe.skipIf(skip)("workloads against the real llama-server (issue 16)", () =
     expect(gate(report, "G13").status, gate(report, "G13").reason).not.toBe("not_evaluable");
     expect(c.measured_share!).toBeLessThanOrEqual(c.bound_share! + 0.1);
     expect(report.load_points[0]!.mode).toBe("trace");
+  });
+
+  it("dataset: the shipped prompts, each behind its own salt: a cold workload with no hits beyond a template prefix", () => {
+    const {report, records} = runs.get("wl-dataset")!;
+    expect(records).toHaveLength(12);
+    expect(new Set(records.map((r) => r.workload!.item)).size).toBe(12);
+    expect(records.every((r) => r.httpStatus === 200 && r.salt !== null && r.maxTokens === 12)).toBe(true);
+    const c = report.load_points[0]!.workload!.prefix_cache!;
+    expect(c.bound_share).toBe(0);
+    expect(gate(report, "G13").status, gate(report, "G13").reason).toBe("pass");
   });
 });
