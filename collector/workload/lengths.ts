@@ -27,12 +27,3 @@ export function drawLength(d: LengthDist, u: () => number): number {
       throw new Error("an empirical length is drawn from the dataset's items, not here");
   }
 }
-
-/** The mean a distribution asks for (before rounding and clamping), for the run's stated request. */
-export function meanLength(d: LengthDist): number | null {
-  if (typeof d === "number") return d;
-  if (d.dist === "fixed") return d.value;
-  if (d.dist === "uniform") return (d.min + d.max) / 2;
-  if (d.dist === "normal") return d.mean;
-  return null;
-}
