@@ -64,8 +64,6 @@ function hardwareLines(report: Report, point: string): string[] {
   ];
 }
 
-const share = (x: number | null): string => (x === null ? "—" : `${(100 * x).toFixed(1)} %`);
-
 /** A point's workload block in two lines: the prefix-cache ceiling against what was served, TTFT by turn. */
 function workloadLines(p: Report["load_points"][number]): string[] {
   const w = p.workload;
@@ -74,7 +72,7 @@ function workloadLines(p: Report["load_points"][number]): string[] {
   const c = w.prefix_cache;
   if (c !== null)
     out.push(
-      `  prefix cache (${w.kind}): served ${c.cached_known === 0 ? "— (no cached-token counts)" : share(c.measured_share)} of prompt tokens; ceiling ${share(c.bound_share)} unbounded, ${share(c.room_share)} with room for ${c.room_tokens} tokens${c.server_share === null ? "" : `; server counters ${share(c.server_share)}`}`
+      `  prefix cache (${w.kind}): served ${c.cached_known === 0 ? "— (no cached-token counts)" : pct(c.measured_share)} of prompt tokens; ceiling ${pct(c.bound_share)} unbounded, ${pct(c.room_share)} with room for ${c.room_tokens} tokens${c.server_share === null ? "" : `; server counters ${pct(c.server_share)}`}`
     );
   if (w.turns.length > 0)
     out.push(

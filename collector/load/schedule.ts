@@ -18,7 +18,7 @@ export interface ArrivalSpec {
 export const MAX_ARRIVALS = 5_000_000;
 
 /** Standard normal by Box–Muller from a uniform source. */
-function normal(u: () => number): number {
+export function normal(u: () => number): number {
   let a = u();
   while (a <= 0) a = u();
   return Math.sqrt(-2 * Math.log(a)) * Math.cos(2 * Math.PI * u());

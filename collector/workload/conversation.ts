@@ -1,12 +1,11 @@
 import type {PromptSegments} from "../../src/analysis/schema/workload.ts";
 import type {ChatMessage} from "../request/body.ts";
+import {countWords} from "./dataset.ts";
 import {chainSegments, type Part} from "./segments.ts";
 
-/** Whitespace-separated words: a message's length when no count is known. */
-export const countWords = (s: string): number => {
-  const t = s.trim();
-  return t === "" ? 0 : t.split(/\s+/).length;
-};
+/** A conversation as one completions prompt: "role: content" lines. */
+export const asLines = (messages: readonly ChatMessage[]): string =>
+  messages.map((m) => `${m.role}: ${m.content ?? ""}`).join("\n");
 
 /**
  * One multi-turn conversation as chat clients keep it: every message in order, each also a prompt segment
@@ -31,9 +30,7 @@ export class Conversation {
 
   /** The history as sent: the messages on chat, "role: content" lines on completions. */
   prompt(endpoint: string): string | ChatMessage[] {
-    return endpoint === "chat"
-      ? this.messages.slice()
-      : this.messages.map((m) => `${m.role}: ${m.content ?? ""}`).join("\n");
+    return endpoint === "chat" ? this.messages.slice() : asLines(this.messages);
   }
 
   /** Tokens of the history. */

@@ -1,9 +1,12 @@
+import {shuffler} from "d3-array";
+
 import type {DatasetSource, WorkloadFacts} from "../../src/analysis/schema/workload.ts";
 import type {z} from "zod";
 
 import {mulberry32} from "../../src/analysis/stats/prng.ts";
 import type {ChatMessage} from "../request/body.ts";
-import {saltFor} from "../request/prompt.ts";
+import {saltedPrompt, saltFor} from "../request/prompt.ts";
+import {asLines} from "./conversation.ts";
 import type {DatasetItem} from "./dataset.ts";
 import {drawLength} from "./lengths.ts";
 import {
@@ -11,7 +14,6 @@ import {
   requestRandom,
   seedOf,
   segmentsOf,
-  withWord,
   type BuildContext,
   type RequestAt,
   type Workload
@@ -30,24 +32,14 @@ export interface DatasetFile {
   skipped: number;
 }
 
-/** A seeded permutation of 0…n−1 (Fisher–Yates). */
-export function permutation(n: number, seed: number): Int32Array {
-  const u = mulberry32(seed);
-  const p = new Int32Array(n);
-  for (let i = 0; i < n; i++) p[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(u() * (i + 1));
-    const t = p[i]!;
-    p[i] = p[j]!;
-    p[j] = t;
-  }
-  return p;
-}
+/** A seeded permutation of 0…n−1: d3's Fisher–Yates shuffle driven by mulberry32. */
+export const permutation = (n: number, seed: number): number[] =>
+  shuffler(mulberry32(seed))(Array.from({length: n}, (_, i) => i));
 
 /** The salt in front of a dataset prompt: before the string, or before the first message's content. */
 function salted(salt: string | null, prompt: string | readonly ChatMessage[]): string | ChatMessage[] {
-  if (typeof prompt === "string") return withWord(salt, prompt);
-  return prompt.map((m, i) => (i === 0 ? {...m, content: withWord(salt, m.content ?? "")} : {...m}));
+  if (typeof prompt === "string") return saltedPrompt(salt, prompt);
+  return prompt.map((m, i) => (i === 0 ? {...m, content: saltedPrompt(salt, m.content ?? "")} : {...m}));
 }
 
 /** What the manifest keeps of a dataset file. */
@@ -80,7 +72,7 @@ function datasetFacts(file: DatasetFile): WorkloadFacts {
 export function datasetWorkload(ctx: BuildContext, s: Source, file: DatasetFile): Workload {
   const w = ctx.config.workload;
   const n = file.items?.length ?? 0;
-  const perms = new Map<string, Int32Array>();
+  const perms = new Map<string, number[]>();
   const itemAt = (at: RequestAt): number => {
     if (s.sample === "in_order") return at.index % n;
     const pass = Math.floor(at.index / n);
@@ -112,7 +104,7 @@ export function datasetWorkload(ctx: BuildContext, s: Source, file: DatasetFile)
             `${file.name}: the corpus has ${file.corpus.length} words, fewer than the ${words} a ${tokens}-token prompt needs`
           );
         const from = Math.floor(requestRandom(at, "cut")() * (file.corpus.length - words + 1));
-        const prompt = withWord(salt, file.corpus.slice(from, from + words).join(" "));
+        const prompt = saltedPrompt(salt, file.corpus.slice(from, from + words).join(" "));
         return {
           prompt,
           text: prompt,
@@ -127,10 +119,7 @@ export function datasetWorkload(ctx: BuildContext, s: Source, file: DatasetFile)
       const item = file.items![k]!;
       const both = salted(salt, item.prompt);
       // a conversation on the completions endpoint is sent as "role: content" lines
-      const prompt =
-        typeof both === "string" || ctx.config.target.endpoint === "chat"
-          ? both
-          : both.map((m) => `${m.role}: ${m.content ?? ""}`).join("\n");
+      const prompt = typeof both === "string" || ctx.config.target.endpoint === "chat" ? both : asLines(both);
       const text = promptText(prompt);
       const tokens = item.promptWords + (salt === null ? 0 : 1);
       return {

@@ -1,11 +1,5 @@
 import type {LengthDist} from "../../src/analysis/schema/workload.ts";
-
-/** Standard normal by Box–Muller from a uniform source. */
-function normal(u: () => number): number {
-  let a = u();
-  while (a <= 0) a = u();
-  return Math.sqrt(-2 * Math.log(a)) * Math.cos(2 * Math.PI * u());
-}
+import {normal} from "../load/schedule.ts";
 
 /**
  * A draw from a length distribution (tokens, ≥ 1) with the uniform source `u`: fixed, uniform on the whole

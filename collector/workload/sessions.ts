@@ -1,19 +1,10 @@
 import type {SessionsSource} from "../../src/analysis/schema/workload.ts";
 import type {z} from "zod";
 
-import {saltFor} from "../request/prompt.ts";
+import {saltedPrompt, saltFor} from "../request/prompt.ts";
 import {Conversation} from "./conversation.ts";
 import {drawLength} from "./lengths.ts";
-import {
-  filler,
-  promptText,
-  requestRandom,
-  seedOf,
-  withWord,
-  type BuildContext,
-  type RequestAt,
-  type Workload
-} from "./source.ts";
+import {filler, promptText, requestRandom, seedOf, type BuildContext, type RequestAt, type Workload} from "./source.ts";
 
 type Source = z.output<typeof SessionsSource>;
 
@@ -46,7 +37,7 @@ export function sessionsWorkload(ctx: BuildContext, s: Source): Workload {
       const tokens = drawLength(first ? s.first_tokens : s.turn_tokens, requestRandom(at, "user"));
       const lead = first ? [ctx.runSalt, salt].filter((x): x is string => x !== null) : [];
       const body = filler(ctx, Math.max(1, tokens - lead.length), seedOf(`${at.id}:user`)).text;
-      const content = lead.reduceRight((t, word) => withWord(word, t), body);
+      const content = lead.reduceRight((t, word) => saltedPrompt(word, t), body);
       conv.add("user", content, tokens);
       const prompt = conv.prompt(ctx.config.target.endpoint);
       // the last turn's answer is never sent again: the conversation is done

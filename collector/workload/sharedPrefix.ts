@@ -1,7 +1,7 @@
 import type {SharedPrefixSource} from "../../src/analysis/schema/workload.ts";
 import type {z} from "zod";
 
-import {saltFor} from "../request/prompt.ts";
+import {saltedPrompt, saltFor} from "../request/prompt.ts";
 import {drawLength} from "./lengths.ts";
 import {
   filler,
@@ -10,7 +10,6 @@ import {
   seedOf,
   segmentsOf,
   twoPart,
-  withWord,
   type BuildContext,
   type Workload
 } from "./source.ts";
@@ -28,7 +27,10 @@ export function sharedPrefixWorkload(ctx: BuildContext, s: Source): Workload {
   const prefixOf = (g: number): string => {
     let p = prefixes.get(g);
     if (p === undefined) {
-      p = withWord(ctx.runSalt, `g${g} ${filler(ctx, s.prefix_tokens - 1, seedOf(`${ctx.bundleId}:group:${g}`)).text}`);
+      p = saltedPrompt(
+        ctx.runSalt,
+        `g${g} ${filler(ctx, s.prefix_tokens - 1, seedOf(`${ctx.bundleId}:group:${g}`)).text}`
+      );
       prefixes.set(g, p);
     }
     return p;
@@ -42,7 +44,7 @@ export function sharedPrefixWorkload(ctx: BuildContext, s: Source): Workload {
       const salt = w.salt ? saltFor(ctx.bundleId, at.id) : null;
       const suffixTokens = drawLength(s.suffix_tokens, requestRandom(at, "suffix"));
       const body = filler(ctx, Math.max(1, suffixTokens - (salt === null ? 0 : 1)), seedOf(`${at.id}:suffix`)).text;
-      const user = withWord(salt, body);
+      const user = saltedPrompt(salt, body);
       const system = prefixOf(group);
       const prompt = twoPart(ctx, system, user);
       const maxTokens =

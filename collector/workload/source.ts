@@ -97,6 +97,3 @@ export function twoPart(ctx: BuildContext, system: string, user: string): string
 /** The digest text of a prompt. */
 export const promptText = (p: string | readonly ChatMessage[]): string =>
   typeof p === "string" ? p : JSON.stringify(p);
-
-/** A word prepended to a part, when there is one. */
-export const withWord = (word: string | null, text: string): string => (word === null ? text : `${word} ${text}`);

@@ -1,9 +1,9 @@
 import type {TraceSource} from "../../src/analysis/schema/workload.ts";
 import type {z} from "zod";
 
-import {fillerWords} from "../request/prompt.ts";
+import {fillerWords, saltedPrompt} from "../request/prompt.ts";
 import type {Part} from "./segments.ts";
-import {promptText, seedOf, segmentsOf, withWord, type BuildContext, type RequestAt, type Workload} from "./source.ts";
+import {promptText, seedOf, segmentsOf, type BuildContext, type RequestAt, type Workload} from "./source.ts";
 import type {TraceLine} from "./trace.ts";
 
 type Source = z.output<typeof TraceSource>;
@@ -42,7 +42,7 @@ export function traceParts(ctx: BuildContext, l: TraceLine, s: Source): Part[] {
     left -= tokens;
     const words = Math.max(1, Math.round((tokens - (j === 0 && ctx.runSalt !== null ? 1 : 0)) * ctx.wordsPerToken));
     const text = fillerWords(words, seedOf(`${ctx.bundleId}:block:${h}`));
-    parts.push({text: j === 0 ? withWord(ctx.runSalt, text) : text, tokens});
+    parts.push({text: j === 0 ? saltedPrompt(ctx.runSalt, text) : text, tokens});
   });
   return parts;
 }

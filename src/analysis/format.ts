@@ -15,6 +15,10 @@ export function formatNumber(value: number | null | undefined, digits?: number):
   return value.toPrecision(2);
 }
 
+/** A fraction as a percentage with one decimal ("72.0 %"), "—" when unknown. */
+export const formatShare = (fraction: number | null): string =>
+  fraction === null ? "—" : `${(100 * fraction).toFixed(1)} %`;
+
 export function formatWithUnit(value: number | null | undefined, unit: string): string {
   const n = formatNumber(value);
   if (n === "—") return n;

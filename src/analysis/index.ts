@@ -35,7 +35,7 @@ export * from "./stats/index.ts";
 export {SERVER_SERIES, type SeriesPoint} from "./telemetry/series.ts";
 export {formatIssue, type Issue} from "./util/issues.ts";
 export {dottedPath} from "./util/zodIssues.ts";
-export {formatBytes, formatDuration, formatNumber, formatWithUnit} from "./format.ts";
+export {formatBytes, formatDuration, formatNumber, formatShare, formatWithUnit} from "./format.ts";
 export {
   comparability,
   comparabilityKey,

@@ -1,5 +1,5 @@
 import {spawn} from "node:child_process";
-import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 
@@ -175,6 +175,13 @@ export async function waitFor(check: () => boolean, ms: number, what: string): P
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** The records of a JSONL file, one parsed object per non-empty line. */
+export const readJsonl = <T>(path: string): T[] =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 
 /** Writes a run config (plain object) as YAML; returns its path. */
 export function writeConfig(dir: string, name: string, config: Record<string, unknown>): string {

@@ -1,8 +1,8 @@
+import {formatShare} from "../format.ts";
 import type {PrefixCacheFacts} from "../workload/log.ts";
 import type {PointGate, PointOutcome} from "./types.ts";
 
 const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
-const share = (x: number | null) => (x === null ? "—" : `${(100 * x).toFixed(1)} %`);
 
 /** A workload designed for hits is judged on its hit rate only when it allows at least this share of prompt tokens. */
 export const MIN_DESIGNED_BOUND = 0.05;
@@ -20,11 +20,11 @@ function measuredOf(c: PrefixCacheFacts): {share: number | null; text: string} {
   const server =
     w === null
       ? null
-      : `the server's counters: ${share(w.share)} (${w.hits} of ${w.queries} prompt tokens looked up, ${w.fromS.toFixed(1)}–${w.toS.toFixed(1)} s)`;
+      : `the server's counters: ${formatShare(w.share)} (${w.hits} of ${w.queries} prompt tokens looked up, ${w.fromS.toFixed(1)}–${w.toS.toFixed(1)} s)`;
   if (c.cachedKnown > 0)
     return {
       share: c.measuredShare,
-      text: `measured ${share(c.measuredShare)} over ${c.cachedKnown}/${c.requests} requests with counts${server === null ? "" : `; ${server}`}`
+      text: `measured ${formatShare(c.measuredShare)} over ${c.cachedKnown}/${c.requests} requests with counts${server === null ? "" : `; ${server}`}`
     };
   return {
     share: w?.share ?? null,
@@ -47,7 +47,7 @@ export function judgeBound(c: PrefixCacheFacts): PointOutcome {
     c.room.source === "config"
       ? `an LRU cache of the declared ${c.room.capacityTokens} tokens`
       : `an LRU cache holding the run's most in-flight prompts (${c.room.capacityTokens} tokens)`;
-  const bound = `bound ${share(c.boundShare)} of prompt tokens with an unbounded cache, ${share(c.roomShare)} with ${room}${c.exact ? "" : "; prompt segments ≈ 1 token per filler word"}`;
+  const bound = `bound ${formatShare(c.boundShare)} of prompt tokens with an unbounded cache, ${formatShare(c.roomShare)} with ${room}${c.exact ? "" : "; prompt segments ≈ 1 token per filler word"}`;
   if (c.cachedKnown === 0 && m.share === null)
     return {
       status: "not_evaluable",
@@ -70,7 +70,7 @@ export function judgeBound(c: PrefixCacheFacts): PointOutcome {
   )
     return {
       status: "warn",
-      reason: `far fewer cache hits than the workload allows: ${m.text}, under ${UNDER_HIT_FRACTION * 100} % of the ${share(c.roomShare)} that ${room} could serve (${bound}) — a replay or cache bug, or a cache far smaller than the run's working set`,
+      reason: `far fewer cache hits than the workload allows: ${m.text}, under ${UNDER_HIT_FRACTION * 100} % of the ${formatShare(c.roomShare)} that ${room} could serve (${bound}) — a replay or cache bug, or a cache far smaller than the run's working set`,
       evidence
     };
   return {status: "pass", reason: `${m.text}; ${bound}`, evidence};

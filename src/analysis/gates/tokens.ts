@@ -1,7 +1,7 @@
 import type {DerivedRequest} from "../derive/request.ts";
 import {isMeasuredSuccess, type PointReducer} from "../accumulate/reducer.ts";
 import type {RunConfig} from "../schema/config.ts";
-import {templatePrefixAllowance} from "../workload/allowance.ts";
+import {TEMPLATE_TOKENS, templatePrefixAllowance} from "../workload/allowance.ts";
 import type {PointGate} from "./types.ts";
 
 /** The stream's own token count against the server's (G8). */
@@ -80,9 +80,6 @@ function checkTokens(c: TokenCheck, d: DerivedRequest, tol: number): void {
   }
   if (flagged && c.examples.length < 3) c.examples.push([d.record.id, d.out, d.streamTokens]);
 }
-
-/** Tokens a chat template adds around the prompt (role markers, BOS, a default system header), allowed above G12's tolerance. */
-export const TEMPLATE_TOKENS = 32;
 
 /**
  * G12's rule for one prompt: fewer tokens than the intended length less the tolerance (truncation), or more

@@ -60,9 +60,10 @@ export function checkWorkload(c: Checked, ctx: z.RefinementCtx): void {
       issue(at(i, "mode"), "sessions run in closed loop: mode concurrency (the value is the number of users)");
     if (b.duration_s !== undefined)
       issue(at(i, "duration_s"), "sessions need requests (a whole number of conversations), not duration_s");
+    // the load block's defaults (requests 100, warmup 8) are filled in before this check runs
     for (const k of ["requests", "warmup"] as const) {
-      const n = b[k] ?? (k === "requests" ? 100 : 8);
-      if (n % s.turns !== 0)
+      const n = b[k];
+      if (n !== undefined && n % s.turns !== 0)
         issue(at(i, k), `${k} ${n} is not a multiple of turns ${s.turns}: a conversation is never cut`);
     }
   });

@@ -7,13 +7,7 @@ import type {Manifest, RequestRecord, ScheduleRecord} from "../../../src/analysi
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import {arrivalOffsetsNs} from "../../../collector/load/schedule.ts";
 import {WARMUP_SEED_OFFSET} from "../../../collector/run/collect.ts";
-import {collectAndAnalyze, gate, tempDir, testConfig} from "../helpers.ts";
-
-const readJsonl = <T>(path: string): T[] =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as T);
+import {collectAndAnalyze, gate, readJsonl, tempDir, testConfig} from "../helpers.ts";
 
 let server: FakeServer;
 const t = tempDir();

@@ -5,13 +5,8 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import type {Manifest, RequestRecord, ScheduleRecord} from "../../../src/analysis/schema/index.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
-import {collectAndAnalyze, gate, REPO_ROOT, tempDir, testConfig} from "../helpers.ts";
+import {collectAndAnalyze, gate, readJsonl, REPO_ROOT, tempDir, testConfig} from "../helpers.ts";
 
-const readJsonl = <T>(path: string): T[] =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as T);
 const requestsOf = (dir: string) => readJsonl<RequestRecord>(join(dir, "requests.jsonl"));
 
 /** The test target with the fake's emulated prefix cache on (16-word blocks, LRU of 100,000 tokens). */
