@@ -139,7 +139,8 @@ export async function probeServer(options: {
   probe.capabilities = {
     models_endpoint: probe.modelsStatus !== null && probe.modelsStatus >= 200 && probe.modelsStatus < 300,
     model_listed: probe.modelIds.length === 0 ? null : probe.modelIds.includes(config.target.model),
-    streaming: probe.stream ? probe.stream.ok : null,
+    streaming: probe.stream && config.target.endpoint !== "embeddings" ? probe.stream.ok : null,
+    embeddings: probe.stream && config.target.endpoint === "embeddings" ? probe.stream.ok : null,
     usage_in_stream: probe.stream ? probe.stream.usageSource !== "none" : null,
     usage_source: probe.stream?.usageSource ?? null,
     continuous_usage_requested: probe.continuousUsage,
@@ -233,7 +234,9 @@ async function probeStream(
     probe.continuousUsage = false;
     r = await send(false);
   }
-  const ok = r.httpStatus !== null && r.httpStatus >= 200 && r.httpStatus < 300 && r.events.length > 0;
+  // a completion streams events; an embedding answers with vectors (the analyzer judges them, this only looks)
+  const answered = config.target.endpoint === "embeddings" ? (r.body?.vectors?.length ?? 0) > 0 : r.events.length > 0;
+  const ok = r.httpStatus !== null && r.httpStatus >= 200 && r.httpStatus < 300 && answered;
   if (ok && config.target.connection === "reuse" && r.transportError === null) {
     // a server that closes a connection does it right after the response: after a moment, is it still parked?
     await fx.sleep(KEEP_ALIVE_PROBE_MS);

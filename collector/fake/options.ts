@@ -115,6 +115,13 @@ export interface ScenarioOptions {
    * llama.cpp's dialect also puts draft_n/draft_n_accepted in `timings` when usage is llamacpp_timings.
    */
   specDecode: Partial<SpecEmulation> | null;
+  /** Entries of each vector POST /v1/embeddings answers with (fake/embeddings.ts). */
+  embeddingDims: number;
+  /**
+   * How an embeddings answer is broken: none; nan = the first vector's first entry is not a number; missing_vector
+   * = one vector fewer than the inputs; truncated_json = the body cut in half (invalid JSON, complete transfer).
+   */
+  embeddingFault: "none" | "nan" | "missing_vector" | "truncated_json";
   /** Seed of every random choice (variable tokens per event, speculative acceptance order). */
   seed: number;
   /** Model name reported by /v1/models and in chunks. */
@@ -170,6 +177,8 @@ export const DEFAULT_OPTIONS: Readonly<ScenarioOptions> = Object.freeze({
   eosToken: false,
   emptyText: "none",
   specDecode: null,
+  embeddingDims: 32,
+  embeddingFault: "none",
   seed: 42,
   model: "fake-model"
 }) as Readonly<ScenarioOptions>;

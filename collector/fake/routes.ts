@@ -4,10 +4,11 @@ import {Active, type Env} from "./active.ts";
 import {mergeOptions, type ScenarioOptions} from "./options.ts";
 import {buildPlan, prefillsPrompt, promptTokensOf, type FakeRequest} from "./plan.ts";
 import type {PrefixInsert} from "./prefixCache.ts";
+import {serveEmbeddings} from "./embeddings.ts";
 import {resolveScenario, type Scenario} from "./scenarios.ts";
 import {countWords, promptWords, requestText, tokenIds} from "./tokens.ts";
 
-/** The fake server's routes: /health, /version, /v1/models, /metrics, /tokenize and the two completion endpoints. */
+/** The fake server's routes: /health, /version, /v1/models, /metrics, /tokenize, the two completion endpoints and /v1/embeddings. */
 
 /** The context length the fake model advertises (/v1/models) and enforces. */
 export const MAX_MODEL_LEN = 131_072;
@@ -39,9 +40,11 @@ export function route(
       ? "chat"
       : path === "/v1/completions"
         ? "completions"
-        : path === "/tokenize"
-          ? "tokenize"
-          : null;
+        : path === "/v1/embeddings"
+          ? "embeddings"
+          : path === "/tokenize"
+            ? "tokenize"
+            : null;
   if (endpoint === null) return sendJson(res, 404, errorBody(`no route POST ${path}`, 404));
   const parts: Buffer[] = [];
   req.on("data", (b: Buffer) => parts.push(b));
@@ -76,7 +79,7 @@ function routeGet(path: string, res: ServerResponse, env: Env): void {
 function onCompletion(
   req: IncomingMessage,
   res: ServerResponse,
-  endpoint: "chat" | "completions" | "tokenize",
+  endpoint: "chat" | "completions" | "embeddings" | "tokenize",
   raw: Buffer,
   {scenario, env, newId, received}: {scenario: Scenario; env: Env; newId: () => string; received: bigint}
 ): void {
@@ -98,6 +101,10 @@ function onCompletion(
   } catch (e) {
     return sendJson(res, 400, errorBody((e as Error).message, 400));
   }
+  if (endpoint === "embeddings")
+    return serveEmbeddings(res, body, options, env, (status, message) =>
+      sendJson(res, status, errorBody(message, status))
+    );
   const fake = parseRequest(endpoint, body, req, options, newId);
   // like a real server: a request beyond the model's context is refused, never generated (one request
   // asking for 10¹² tokens must not take the server down for everyone)

@@ -9,6 +9,7 @@ import {defaultAgent} from "./agent.ts";
 import {deadline, type Deadline, type Phase} from "./deadline.ts";
 import {classifyError} from "./errors.ts";
 import {StreamAccumulator} from "./events.ts";
+import {readJsonAnswer, type JsonAnswer} from "./jsonBody.ts";
 import {headBytes} from "./payload.ts";
 import {SseReader, type SseSink} from "./sse.ts";
 import {DEFAULT_MAX_EVENT_BYTES, type StreamRequest, type StreamResult} from "./streamTypes.ts";
@@ -58,6 +59,9 @@ export class Call implements SseSink {
   private reused = false;
   private retryAfter: string | null = null;
   private contentType: string | null = null;
+  /** A 2xx body of a non-streamed request (`r.json`), read whole (bounded by maxEventBytes); null otherwise. */
+  private jsonParts: Buffer[] | null = null;
+  private jsonBytes = 0;
 
   private readonly onSocketBound = (s: Socket): void => this.onSocket(s);
   private readonly onConnectBound = (): void => this.onConnect();
@@ -69,6 +73,7 @@ export class Call implements SseSink {
   private readonly onReqErrorBound = (e: Error): void => this.onError(e);
   private readonly onSseDataBound = (b: Buffer): void => this.onSseData(b);
   private readonly onOtherDataBound = (b: Buffer): void => this.onOtherData(b);
+  private readonly onJsonDataBound = (b: Buffer): void => this.onJsonData(b);
   private readonly onEndBound = (): void => this.onEnd();
   private readonly onResErrorBound = (e: Error): void => this.onResError(e);
   private readonly onTimerBound = (): void => this.onTimer();
@@ -198,7 +203,11 @@ export class Call implements SseSink {
     this.contentType = typeof ct === "string" ? ct : null;
     this.sse =
       status !== null && status >= 200 && status < 300 && typeof ct === "string" && /text\/event-stream/i.test(ct);
-    if (this.sse) {
+    if (this.r.json !== undefined && status !== null && status >= 200 && status < 300) {
+      this.sse = false;
+      this.jsonParts = [];
+      res.on("data", this.onJsonDataBound);
+    } else if (this.sse) {
       this.reader = new SseReader(this.maxEventBytes, this);
       res.on("data", this.onSseDataBound);
     } else res.on("data", this.onOtherDataBound);
@@ -243,6 +252,17 @@ export class Call implements SseSink {
       this.excerpt.push(part);
       this.excerptBytes += part.length;
     }
+  }
+
+  private onJsonData(b: Buffer): void {
+    if (this.phase === "done") return;
+    const t = this.arrival();
+    if (this.tByte1 === null) this.tByte1 = t;
+    this.tLastData = t;
+    this.jsonBytes += b.length;
+    if (this.jsonBytes > this.maxEventBytes)
+      return this.fail("event_too_large", `JSON body over ${this.maxEventBytes} bytes`);
+    this.jsonParts!.push(b);
   }
 
   private onEnd(): void {
@@ -327,7 +347,8 @@ export class Call implements SseSink {
     const acc = this.acc;
     const fin = acc.finish(this.events);
     let errorMessage: string | null = message;
-    if (!this.sse && this.status !== null) {
+    const answer = this.jsonAnswer();
+    if (answer === null && !this.sse && this.status !== null) {
       // Non-2xx or not an event stream: keep the status facts and a body excerpt (≤ 4 KiB) as evidence.
       const ok = this.status >= 200 && this.status < 300;
       const facts =
@@ -350,8 +371,8 @@ export class Call implements SseSink {
       events: this.events,
       httpStatus: this.status,
       finishReason: acc.finishReason,
-      usage: fin.usage,
-      usageSource: fin.usageSource,
+      usage: answer === null ? fin.usage : answer.usage,
+      usageSource: answer === null ? fin.usageSource : answer.usage === null ? "none" : "server_final",
       serverTimings: fin.serverTimings,
       transportError: cls,
       errorMessage,
@@ -360,8 +381,16 @@ export class Call implements SseSink {
       responseDigest: acc.content === "" ? null : sha256Hex(acc.content),
       toolCalls: acc.toolCalls,
       socketReused: this.reused,
-      requestWritten: this.written
+      requestWritten: this.written,
+      body: answer === null ? null : answer.body
     });
+  }
+
+  /** The non-streamed answer as read (what came of it, when the body was cut short), or null for a stream. */
+  private jsonAnswer(): JsonAnswer | null {
+    if (this.jsonParts === null || this.r.json === undefined) return null;
+    const text = Buffer.concat(this.jsonParts).toString("utf8");
+    return readJsonAnswer(text, this.jsonBytes, this.r.json.inputs, this.payloadBytes);
   }
 }
 

@@ -1,5 +1,6 @@
 import type {Agent} from "node:http";
 
+import type {JsonBody} from "../../src/analysis/schema/body.ts";
 import type {SseEvent, TransportError, Usage, UsageSource} from "../../src/analysis/schema/records.ts";
 import type {ServerTimingsValue, StreamedToolCall} from "./events.ts";
 
@@ -39,6 +40,11 @@ export interface StreamRequest {
   payloadBytes?: number;
   /** Applied to every error message and body excerpt. */
   redact?: (s: string) => string;
+  /**
+   * A non-streamed request (embeddings) that sent `inputs` texts: a 2xx body is read whole as one JSON answer
+   * (`body` of the result) instead of as an event stream.
+   */
+  json?: {inputs: number};
 }
 
 export interface StreamResult {
@@ -69,6 +75,8 @@ export interface StreamResult {
   socketReused: boolean;
   /** The whole request (headers and body) was handed to the operating system ('finish'). */
   requestWritten: boolean;
+  /** What the client read of a non-streamed JSON answer (requests with `json`), else null. */
+  body: JsonBody | null;
 }
 
 export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;

@@ -1,5 +1,6 @@
 import type {HealthSpec} from "../../src/analysis/schema/experiment.ts";
 import type {Effects} from "../effects.ts";
+import {endpointUrl, type Endpoint} from "../request/url.ts";
 import type {Launched} from "./types.ts";
 
 type Health = ReturnType<typeof HealthSpec.parse>;
@@ -10,7 +11,7 @@ export interface HealthWait {
   health: Health;
   /** The model the runs will ask for (null: any listed model counts). */
   model: string | null;
-  endpoint: "chat" | "completions";
+  endpoint: Endpoint;
   /** True once the experiment is interrupted: the wait ends at once. */
   stopped: () => boolean;
   label: string;
@@ -77,11 +78,13 @@ function steps(w: HealthWait, found: {model: string | null}): {name: string; run
       name: "a first completion",
       run: async () => {
         const model = found.model ?? w.model ?? "default";
-        const chat = w.endpoint === "chat";
-        const body = chat
-          ? {model, messages: [{role: "user", content: "Hi"}], max_tokens: 1, stream: false}
-          : {model, prompt: "Hi", max_tokens: 1, stream: false};
-        const r = await get(w.fx, `${base}/v1/${chat ? "chat/completions" : "completions"}`, JSON.stringify(body));
+        const body =
+          w.endpoint === "chat"
+            ? {model, messages: [{role: "user", content: "Hi"}], max_tokens: 1, stream: false}
+            : w.endpoint === "completions"
+              ? {model, prompt: "Hi", max_tokens: 1, stream: false}
+              : {model, input: "Hi"};
+        const r = await get(w.fx, endpointUrl(`${base}/v1`, w.endpoint), JSON.stringify(body));
         return typeof r === "string" ? r : r.status === 200 ? null : `status ${r.status}: ${r.body.slice(0, 200)}`;
       }
     });

@@ -19,9 +19,20 @@ export interface BodyOptions {
   extra?: Record<string, unknown>;
 }
 
-/** The JSON body of one streamed request, for every caller (load points, cases, probe). Usage in the stream is always asked for. */
+/**
+ * The JSON body of one request, for every caller (load points, cases, probe). A completion is streamed and
+ * always asks for usage in the stream; an embedding sends its one text and asks for float vectors (the
+ * OpenAI default, and what the collector counts).
+ */
 export function requestBody(o: BodyOptions): string {
   const body: Record<string, unknown> = {model: o.model};
+  if (o.endpoint === "embeddings") {
+    if (typeof o.prompt !== "string") throw new Error("requestBody: embeddings take one text, not a conversation");
+    body.input = o.prompt;
+    body.encoding_format = "float";
+    if (o.extra) Object.assign(body, o.extra);
+    return JSON.stringify(body);
+  }
   if (o.endpoint === "chat")
     body.messages = typeof o.prompt === "string" ? [{role: "user", content: o.prompt}] : o.prompt;
   else if (typeof o.prompt === "string") body.prompt = o.prompt;

@@ -13,7 +13,8 @@ export interface RequestIdentity {
   tSchedNs: number | null;
   promptDigest: string;
   promptTokensIntended: number | null;
-  maxTokens: number;
+  /** null: the request asks for no output (embeddings). */
+  maxTokens: number | null;
   salt: string | null;
   promptText?: string;
   workload?: WorkloadTag;
@@ -56,6 +57,7 @@ export function toRecord(
     maxTokens: who.maxTokens,
     salt: who.salt
   };
+  if (r.body !== null) rec.body = r.body;
   if (who.workload !== undefined) rec.workload = who.workload;
   if (who.promptSegments !== undefined) rec.promptSegments = who.promptSegments;
   if (r.attempts !== undefined && r.attempts.length > 0) rec.attempts = r.attempts;
@@ -69,7 +71,7 @@ export function toRecord(
 
 /**
  * Scrubs secret values from the free-text fields of a record (error text, response and prompt text, raw
- * event payloads). Structural fields (ids, kinds, numbers, digests) are never rewritten: they cannot carry a
+ * event payloads, the head of a JSON answer). Structural fields (ids, kinds, numbers, digests) are never rewritten: they cannot carry a
  * secret and a scrub must not corrupt them (a header value equal to an event kind would otherwise turn into
  * a mark).
  */
@@ -85,6 +87,7 @@ export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor):
       ...a,
       errorMessage: a.errorMessage === null ? null : redact(a.errorMessage)
     }));
+  if (out.body !== undefined && out.body.head !== "") out.body = {...out.body, head: redact(out.body.head)};
   if (redact.size > 0 && out.events.some((e) => e[4] !== undefined))
     out.events = out.events.map((e) => (e[4] === undefined ? e : [e[0], e[1], e[2], e[3], redact(e[4])]));
   return out;

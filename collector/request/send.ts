@@ -8,7 +8,7 @@ import {baseHeaders} from "./headers.ts";
 import {collectorFault, type StreamFn, type StreamResult} from "./types.ts";
 
 /**
- * One streamed request, built and sent in one place for every caller (load points, the case suite, the
+ * One request (streamed, or one JSON answer for embeddings), built and sent in one place for every caller (load points, the case suite, the
  * probe): headers, timeouts, connection pool, raw-payload capture, and the one re-send rule. The timing
  * points live in the transport (collector/http/stream.ts) and come back in the result.
  */
@@ -45,6 +45,8 @@ export interface OneRequest {
   body: string;
   keepText: boolean;
   signal?: AbortSignal;
+  /** A non-streamed JSON request (embeddings) of this many inputs; absent: a stream. */
+  json?: {inputs: number};
 }
 
 /** Stop switch of a run: each request in flight holds an AbortController while it runs. */
@@ -107,7 +109,10 @@ export async function sendStreamed(
     t
       .stream({
         url: one.url,
-        headers: {...t.headers, "x-request-id": one.id},
+        headers:
+          one.json === undefined
+            ? {...t.headers, "x-request-id": one.id}
+            : {...t.headers, accept: "application/json", "x-request-id": one.id},
         body: one.body,
         timeouts: t.timeouts,
         origin: t.origin,
@@ -116,6 +121,7 @@ export async function sendStreamed(
         keepText: one.keepText,
         redact: t.redact,
         payloadBytes: t.payloadBytes,
+        ...(one.json === undefined ? {} : {json: one.json}),
         ...(signal === undefined ? {} : {signal})
       })
       .catch((e: Error) => collectorFault(Number(t.clock() - t.origin), e.message));

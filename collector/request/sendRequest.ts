@@ -40,5 +40,6 @@ export function sendRequest(
     ...(spec.extra === undefined ? {} : {extra: spec.extra})
   });
   const url = endpointUrl(config.target.base_url, spec.endpoint);
-  return sendStreamed(t, {url, id: spec.id, body, keepText: spec.keepText}, tracker);
+  const one = {url, id: spec.id, body, keepText: spec.keepText};
+  return sendStreamed(t, spec.endpoint === "embeddings" ? {...one, json: {inputs: 1}} : one, tracker);
 }

@@ -31,6 +31,7 @@ export function collectorFault(tEndNs: number, message: string): StreamResult {
     responseDigest: null,
     toolCalls: [],
     socketReused: false,
-    requestWritten: false
+    requestWritten: false,
+    body: null
   };
 }

@@ -20,5 +20,8 @@ export function serverRoot(baseUrl: string): string {
 }
 
 export function endpointUrl(baseUrl: string, endpoint: Endpoint): string {
-  return joinUrl(baseUrl, endpoint === "chat" ? "/chat/completions" : "/completions");
+  return joinUrl(
+    baseUrl,
+    endpoint === "chat" ? "/chat/completions" : endpoint === "completions" ? "/completions" : "/embeddings"
+  );
 }

@@ -89,7 +89,7 @@ async function probeTarget(c: RunContext): Promise<ServerProbe> {
     );
   if (probe.stream && !probe.stream.ok)
     fx.log.warn(
-      `the probe request did not stream (status ${probe.stream.httpStatus ?? "none"}: ${probe.stream.error ?? "no events"}); collecting anyway`
+      `the probe request did not ${c.config.target.endpoint === "embeddings" ? "return a vector" : "stream"} (status ${probe.stream.httpStatus ?? "none"}: ${probe.stream.error ?? "no events"}); collecting anyway`
     );
   if (probe.downgrade) fx.log.warn(probe.downgrade);
   if (probe.keepsConnections === false) {

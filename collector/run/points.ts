@@ -239,7 +239,7 @@ function sender(run: PointsRun, planned: PlannedPoint, repeat: number, phase: Lo
       const who = {id, point: point.id, repeat, index, phase, tSchedNs, promptDigest: sha256Hex(plan.text)};
       const built = {
         promptTokensIntended: plan.intendedTokens,
-        maxTokens: plan.maxTokens,
+        maxTokens: spec.endpoint === "embeddings" ? null : plan.maxTokens,
         salt: plan.salt,
         promptText: plan.text,
         ...(plan.tag === undefined ? {} : {workload: plan.tag}),

@@ -25,7 +25,7 @@ export interface CollectRunOptions {
   /** The config's workload block (prompt_tokens, max_tokens, a source…); ignore_eos, salt and temperature 0.8 by default. */
   workload: {prompt_tokens?: number; max_tokens: number; temperature?: number} & Record<string, unknown>;
   /** The target's endpoint (default chat). */
-  endpoint?: "chat" | "completions";
+  endpoint?: "chat" | "completions" | "embeddings";
   load: unknown[];
   /** Echo the collector's stdout (progress goes to stderr, inherited). */
   echo?: boolean;

@@ -99,6 +99,7 @@ const METRIC_TABLE: Record<string, MetricRow> = {
   request_throughput_rps: ["run", "throughput", "req/s", "higher"],
   output_throughput_tok_s: ["run", "throughput", "tok/s", "higher"],
   input_output_throughput_tok_s: ["run", "throughput", "tok/s", "higher"],
+  input_throughput_tok_s: ["run", "throughput", "tok/s", "higher"],
   success_rate_pct: ["run", "quality_of_service", "%", "higher"],
   goodput_pct: ["run", "quality_of_service", "%", "higher"],
   goodput_rps: ["run", "quality_of_service", "req/s", "higher"],

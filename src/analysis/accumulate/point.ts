@@ -129,6 +129,7 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
     if (r.phase !== "measure") return this.#row(d, false);
     const t = rep.totals;
     t.measured++;
+    if (d.nonStreamed) t.nonStreamed++;
     this.#outcomes[d.outcome] = (this.#outcomes[d.outcome] ?? 0) + 1;
     measurementWindow.add(rep.window, d);
     this.#requestMetrics(rep, d, true);

@@ -35,6 +35,7 @@ export const emptyTotals = (point: LoadPoint): PointTotals => ({
   mode: point.mode,
   target: point.value,
   measured: 0,
+  nonStreamed: 0,
   successes: 0,
   good: 0,
   unjudged: 0,
@@ -100,6 +101,7 @@ export function finishRepeat(
 
 const SUMMED = [
   "measured",
+  "nonStreamed",
   "successes",
   "good",
   "unjudged",

@@ -1,5 +1,6 @@
 import {TOKEN_KINDS, type EventKind, type RequestRecord, type SseEvent} from "../schema/records.ts";
-import type {Outcome} from "./outcome.ts";
+import {deriveEmbedding} from "./embedding.ts";
+import {transportOutcome, type Outcome} from "./outcome.ts";
 
 /**
  * Per-request facts derived from the raw record: the only place where raw timestamps become
@@ -10,6 +11,8 @@ export interface DerivedRequest {
   record: RequestRecord;
   outcome: Outcome;
   success: boolean;
+  /** A non-streamed answer (embeddings, derive/embedding.ts): no events, no output tokens, no TTFT. */
+  nonStreamed: boolean;
   /** Start of the schedule view: scheduled time, else dispatch time. */
   tStart: number | null;
   tSched: number | null;
@@ -215,6 +218,7 @@ function hangOf(
 }
 
 export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedRequest {
+  if (r.body !== undefined) return deriveEmbedding(r, r.body);
   const events = r.events;
   const emptyKind: EventKind = o.roleIsEmptyText ? "role" : "empty";
   const s = scanEvents(events, emptyKind);
@@ -256,6 +260,7 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     record: r,
     outcome,
     success,
+    nonStreamed: false,
     tStart: r.tSchedNs ?? r.tDispNs,
     tSched: r.tSchedNs,
     tCall: r.attempts?.[0]?.tCallNs ?? r.tCallNs ?? null,
@@ -302,25 +307,8 @@ function classify(
   // A complete answer (terminal marker, tokens, no error event) is a success even when the transport then
   // failed or hung: the failure after the end is recorded (`hung`, transportError) and gated apart.
   if (ok && s.tokenEvents > 0 && s.terminal && s.errorEvents === 0 && s.parseErrors === 0) return "success";
-  if (r.transportError !== null) {
-    switch (r.transportError) {
-      case "timeout_headers":
-      case "timeout_body":
-      case "timeout_total":
-      case "conn_refused":
-      case "conn_reset":
-      case "client_abort":
-        return r.transportError;
-      case "dns":
-        return "conn_refused";
-      case "event_too_large":
-        return "parse_error";
-      case "close_timeout":
-        break; // a terminal marker came, but no token or an error event: classified below
-      default:
-        return "transport_error";
-    }
-  }
+  const byTransport = transportOutcome(r.transportError);
+  if (byTransport !== null) return byTransport;
   if (!ok) return "http_error";
   if (s.errorEvents > 0) return "inband_error";
   if (s.parseErrors > 0) return "parse_error";

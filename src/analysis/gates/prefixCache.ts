@@ -80,6 +80,7 @@ export const prefixCache: PointGate = {
   id: "G13",
   slug: "prefix_cache",
   scope: "point",
+  streamsOnly: true,
   outcome: "N",
   required: false,
   title: {en: "Prefix cache: contamination and hit ceiling", zh: "前缀缓存：污染与命中上限"},

@@ -82,6 +82,11 @@ export interface BundleGate extends GateBase {
 
 export interface PointGate extends GateBase {
   scope: "point";
+  /**
+   * The gate judges a stream (events, output tokens, its end): at a load point of non-streamed requests
+   * (embeddings) it is not applicable (gates/verdict.ts says so with the reason).
+   */
+  streamsOnly?: true;
   evaluatePoint: (p: PointFacts, ctx: GateContext) => PointOutcome;
 }
 

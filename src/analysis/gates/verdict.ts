@@ -1,3 +1,4 @@
+import {isNonStreamed, NOT_STREAMED} from "../metrics/streams.ts";
 import type {GateContext, GateDef, GateResult, GateStatus} from "./types.ts";
 
 export type Verdict = "VALID" | "INVALID" | "INCONCLUSIVE";
@@ -22,7 +23,12 @@ export function evaluateGates(gates: readonly GateDef[], ctx: GateContext): Gate
   return gates.map((g) => {
     const threshold = g.threshold(ctx.config);
     if (g.scope === "bundle") return {id: g.id, slug: g.slug, threshold, ...g.evaluate(ctx)};
-    const points = ctx.points.map((p) => ({point: p.point.id, ...g.evaluatePoint(p, ctx)}));
+    const points = ctx.points.map((p) => ({
+      point: p.point.id,
+      ...(g.streamsOnly && isNonStreamed(p.totals)
+        ? {status: "not_applicable" as const, reason: NOT_STREAMED}
+        : g.evaluatePoint(p, ctx))
+    }));
     if (points.length === 0)
       return {
         id: g.id,

@@ -14,11 +14,18 @@ export interface SloJudgement {
 /**
  * Whether one measured request is "good": it succeeded and met every per-request SLO.
  * ITL is undefined below 2 output tokens; such a request fails the ITL clause unless the
- * config declares the clause not applicable (slo.short_output).
+ * config declares the clause not applicable (slo.short_output). A non-streamed answer (embeddings) has
+ * no first token and no output: only its E2E clause applies.
  */
 export function judgeSlo(r: DerivedRequest, slo: SloConfig): SloJudgement {
   if (!r.success) return {good: false, missed: [`failed: ${r.outcome}`], shortOutput: false};
   const missed: string[] = [];
+  if (r.nonStreamed) {
+    const e2e = e2eMs.value(r);
+    if (e2e === null || e2e > slo.e2e_ms)
+      missed.push(e2e === null ? "e2e unknown" : `e2e ${e2e.toFixed(0)} ms > ${slo.e2e_ms} ms`);
+    return {good: missed.length === 0, missed, shortOutput: false};
+  }
   const ttft = ttftMs.value(r);
   const e2e = e2eMs.value(r);
   const itl = itlMs.value(r);

@@ -8,6 +8,7 @@ const successes = "successful measured requests";
 export const ttftMs: RequestMetric = {
   ...request,
   id: "ttft_ms",
+  streamsOnly: true,
   family: "latency",
   headline: true,
   label: {en: "TTFT", zh: "首 token 时延 (TTFT)"},
@@ -25,6 +26,7 @@ export const ttftMs: RequestMetric = {
 export const ttftContentMs: RequestMetric = {
   ...request,
   id: "ttft_content_ms",
+  streamsOnly: true,
   family: "latency",
   label: {en: "Time to first visible token", zh: "首个可见 token 时延"},
   unit: "ms",
@@ -41,6 +43,7 @@ export const ttftContentMs: RequestMetric = {
 export const ttftFirstEventMs: RequestMetric = {
   ...request,
   id: "ttft_first_event_ms",
+  streamsOnly: true,
   family: "diagnostic",
   label: {en: "Time to first SSE event", zh: "首个 SSE 事件时延"},
   unit: "ms",
@@ -73,6 +76,7 @@ export const ttftFirstByteMs: RequestMetric = {
 export const ttftDispatchMs: RequestMetric = {
   ...request,
   id: "ttft_dispatch_ms",
+  streamsOnly: true,
   family: "diagnostic",
   label: {en: "TTFT from dispatch", zh: "从实际发送起的 TTFT"},
   unit: "ms",
@@ -86,6 +90,9 @@ export const ttftDispatchMs: RequestMetric = {
   value: (r) => spanMs(r.tDisp, r.tTok1)
 };
 
+/** Where an answer ends for E2E: its counted tokens (streams), or its body (non-streamed embeddings). */
+const answerEnd = (r: DerivedRequest): number | null => (r.nonStreamed ? r.tEnd : r.tTokN);
+
 export const e2eMs: RequestMetric = {
   ...request,
   id: "e2e_ms",
@@ -94,13 +101,13 @@ export const e2eMs: RequestMetric = {
   label: {en: "E2E latency", zh: "端到端时延 (E2E)"},
   unit: "ms",
   direction: "lower",
-  formula: "t_tokN − t_start (t_tokN: where the counted tokens end)",
+  formula: "t_tokN − t_start (t_tokN: where the counted tokens end; embeddings: the end of the answer)",
   population: successes,
   definition: {
-    en: "End-to-end latency: from the request's start to the event where its counted output tokens end — the last token-bearing event, or the finish chunk after it when that chunk carries the end-of-sequence token the server counts (a natural stop). A trailing usage chunk and [DONE] do not extend it (see request_time_ms).",
-    zh: "端到端时延：从请求开始到其计数的输出 token 结束的事件——最后一个携带 token 的事件；若其后的 finish 块携带了服务器计数的结束 token（自然停止），则到该 finish 块。末尾的 usage 块和 [DONE] 不计入（见 request_time_ms）。"
+    en: "End-to-end latency: from the request's start to the event where its counted output tokens end — the last token-bearing event, or the finish chunk after it when that chunk carries the end-of-sequence token the server counts (a natural stop). A trailing usage chunk and [DONE] do not extend it (see request_time_ms). A non-streamed answer (embeddings) ends where its body ends.",
+    zh: "端到端时延：从请求开始到其计数的输出 token 结束的事件——最后一个携带 token 的事件；若其后的 finish 块携带了服务器计数的结束 token（自然停止），则到该 finish 块。末尾的 usage 块和 [DONE] 不计入（见 request_time_ms）。非流式响应（嵌入）以其响应体结束为止。"
   },
-  value: (r) => spanMs(r.tStart, r.tTokN)
+  value: (r) => spanMs(r.tStart, answerEnd(r))
 };
 
 export const e2eDispatchMs: RequestMetric = {
@@ -110,13 +117,13 @@ export const e2eDispatchMs: RequestMetric = {
   label: {en: "E2E from dispatch", zh: "从实际发送起的 E2E"},
   unit: "ms",
   direction: "lower",
-  formula: "t_tokN − t_disp",
+  formula: "t_tokN − t_disp (embeddings: t_end − t_disp)",
   population: successes,
   definition: {
     en: "E2E latency measured from dispatch instead of the schedule (the view most other tools print in open-loop runs).",
     zh: "从实际发送时刻起计的端到端时延（多数其他工具在开环测试中打印的口径）。"
   },
-  value: (r) => spanMs(r.tDisp, r.tTokN)
+  value: (r) => spanMs(r.tDisp, answerEnd(r))
 };
 
 export const requestTimeMs: RequestMetric = {

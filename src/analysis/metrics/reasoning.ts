@@ -18,6 +18,7 @@ export function answerTokens(r: DerivedRequest): number | null {
 export const ttftReasoningMs: RequestMetric = {
   ...request,
   id: "ttft_reasoning_ms",
+  streamsOnly: true,
   family: "latency",
   label: {en: "Time to first reasoning token", zh: "首个推理 token 时延"},
   unit: "ms",
@@ -34,6 +35,7 @@ export const ttftReasoningMs: RequestMetric = {
 export const reasoningTokensMetric: RequestMetric = {
   ...request,
   id: "reasoning_tokens",
+  streamsOnly: true,
   family: "diagnostic",
   label: {en: "Reasoning tokens", zh: "推理 token 数"},
   unit: "tokens",
@@ -50,6 +52,7 @@ export const reasoningTokensMetric: RequestMetric = {
 export const answerTokensMetric: RequestMetric = {
   ...request,
   id: "answer_tokens",
+  streamsOnly: true,
   family: "diagnostic",
   label: {en: "Answer tokens", zh: "回答 token 数"},
   unit: "tokens",
@@ -66,6 +69,7 @@ export const answerTokensMetric: RequestMetric = {
 export const answerDecodeTokS: RequestMetric = {
   ...request,
   id: "answer_decode_tok_s",
+  streamsOnly: true,
   family: "speed",
   label: {en: "Answer decode speed (thinking excluded)", zh: "回答解码速度（不含思考）"},
   unit: "tok/s",

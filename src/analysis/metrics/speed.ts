@@ -18,6 +18,7 @@ export function decodeSpanMs(r: DerivedRequest): number | null {
 export const tpotMs: RequestMetric = {
   ...request,
   id: "tpot_ms",
+  streamsOnly: true,
   family: "speed",
   headline: true,
   label: {en: "TPOT", zh: "每输出 token 时间 (TPOT)"},
@@ -38,6 +39,7 @@ export const tpotMs: RequestMetric = {
 export const decodeTokS: RequestMetric = {
   ...request,
   id: "decode_tok_s",
+  streamsOnly: true,
   family: "speed",
   headline: true,
   label: {en: "Pure decode speed", zh: "纯解码速度"},
@@ -58,6 +60,7 @@ export const decodeTokS: RequestMetric = {
 export const itlMs: RequestMetric = {
   ...request,
   id: "itl_ms",
+  streamsOnly: true,
   family: "speed",
   headline: true,
   label: {en: "ITL (per token)", zh: "token 间时延 (ITL)"},
@@ -78,6 +81,7 @@ export const itlMs: RequestMetric = {
 export const prefillTokS: RequestMetric = {
   ...request,
   id: "prefill_tok_s",
+  streamsOnly: true,
   family: "speed",
   label: {en: "Prefill speed (client-observed)", zh: "预填充速度（客户端观测）"},
   unit: "tok/s",
@@ -99,6 +103,7 @@ export const prefillTokS: RequestMetric = {
 export const serverPrefillTokS: RequestMetric = {
   ...request,
   id: "server_prefill_tok_s",
+  streamsOnly: true,
   family: "speed",
   label: {en: "Prefill speed (server-reported)", zh: "预填充速度（服务器报告）"},
   unit: "tok/s",
@@ -119,6 +124,7 @@ export const serverPrefillTokS: RequestMetric = {
 export const serverDecodeTokS: RequestMetric = {
   ...request,
   id: "server_decode_tok_s",
+  streamsOnly: true,
   family: "speed",
   label: {en: "Decode speed (server-reported)", zh: "解码速度（服务器报告）"},
   unit: "tok/s",
@@ -140,6 +146,7 @@ export const serverDecodeTokS: RequestMetric = {
 export const e2eOutputTokS: RequestMetric = {
   ...request,
   id: "e2e_output_tok_s",
+  streamsOnly: true,
   family: "diagnostic",
   label: {en: "Output tok/s incl. TTFT (legacy 'total throughput')", zh: "含 TTFT 的输出速度（旧口径“总吞吐”）"},
   unit: "tok/s",
@@ -160,6 +167,7 @@ export const e2eOutputTokS: RequestMetric = {
 export const interactivityTokS: RequestMetric = {
   ...request,
   id: "interactivity_tok_s",
+  streamsOnly: true,
   family: "speed",
   label: {en: "Interactivity (1000/TPOT)", zh: "交互速度 (1000/TPOT)"},
   unit: "tok/s/user",
@@ -179,6 +187,7 @@ export const interactivityTokS: RequestMetric = {
 export const outputTokens: RequestMetric = {
   ...request,
   id: "output_tokens",
+  streamsOnly: true,
   family: "diagnostic",
   label: {en: "Output tokens", zh: "输出 token 数"},
   unit: "tokens",

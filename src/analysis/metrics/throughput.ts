@@ -28,6 +28,7 @@ export const requestThroughputRps: RunMetric = {
 export const outputThroughputTokS: RunMetric = {
   ...run,
   id: "output_throughput_tok_s",
+  streamsOnly: true,
   family: "throughput",
   headline: true,
   label: {en: "Output token throughput", zh: "输出 token 吞吐"},
@@ -50,6 +51,7 @@ export const outputThroughputTokS: RunMetric = {
 export const inputOutputThroughputTokS: RunMetric = {
   ...run,
   id: "input_output_throughput_tok_s",
+  streamsOnly: true,
   family: "throughput",
   label: {en: "Input + output token throughput", zh: "输入+输出 token 吞吐"},
   unit: "tok/s",
@@ -65,6 +67,27 @@ export const inputOutputThroughputTokS: RunMetric = {
     const missing = p.successesMissingOut + p.successesMissingIn;
     if (missing > 0) return {value: null, reason: `${missing} token counts missing among successful requests`};
     return perWindow(p, p.outputTokens + p.inputTokens);
+  }
+};
+
+export const inputThroughputTokS: RunMetric = {
+  ...run,
+  id: "input_throughput_tok_s",
+  family: "throughput",
+  label: {en: "Input token throughput", zh: "输入 token 吞吐"},
+  unit: "tok/s",
+  direction: "higher",
+  formula: "Σ in(successful) / window",
+  population: "successful measured requests",
+  definition: {
+    en: "Prompt tokens of successful requests, as the server counts them, per second of the measurement window: the throughput of an embeddings endpoint, and the prompt side of a completion load (cached prompt tokens included). Null when any successful request lacks a prompt count.",
+    zh: "测量窗口内每秒成功请求的提示 token 数（按服务端计数）：嵌入端点的吞吐，也是补全负载的提示侧（含命中缓存的提示 token）。只要有一个成功请求缺少提示 token 数，就为空值。"
+  },
+  value: (p) => {
+    if (p.successes === 0) return {value: null, reason: "no successful requests"};
+    if (p.successesMissingIn > 0)
+      return {value: null, reason: `${p.successesMissingIn} successful requests lack a prompt token count`};
+    return perWindow(p, p.inputTokens);
   }
 };
 
@@ -179,6 +202,7 @@ export const achievedRateRps: RunMetric = {
 export const interactivityShareTokS: RunMetric = {
   ...run,
   id: "interactivity_share_tok_s",
+  streamsOnly: true,
   family: "speed",
   label: {en: "Throughput per user (share)", zh: "每用户吞吐（均摊）"},
   unit: "tok/s/user",
@@ -200,6 +224,7 @@ export const interactivityShareTokS: RunMetric = {
 export const tokensPerChunk: RunMetric = {
   ...run,
   id: "tokens_per_chunk",
+  streamsOnly: true,
   family: "diagnostic",
   label: {en: "Tokens per chunk", zh: "每块 token 数"},
   unit: "tokens/event",
@@ -242,6 +267,7 @@ export const RUN_METRICS = [
   requestThroughputRps,
   outputThroughputTokS,
   inputOutputThroughputTokS,
+  inputThroughputTokS,
   successRatePct,
   goodputPct,
   goodputRps,

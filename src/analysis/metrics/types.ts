@@ -20,6 +20,11 @@ interface MetricBase {
   population: string;
   /** Headline metrics appear in index tables and summaries. */
   headline?: boolean;
+  /**
+   * The metric needs a stream (events, output tokens): a load point of non-streamed requests (embeddings)
+   * shows it as not applicable, with the reason (report/point.ts).
+   */
+  streamsOnly?: true;
   /** Grouping on pages. */
   family: "latency" | "speed" | "throughput" | "quality_of_service" | "load" | "diagnostic";
 }
@@ -64,6 +69,8 @@ export interface PointTotals {
   mode: string;
   target: number;
   measured: number;
+  /** Measured requests that were not streamed (embeddings). */
+  nonStreamed: number;
   successes: number;
   good: number;
   /** Successful requests whose SLO clauses could not all be evaluated (e.g. no token count). */

@@ -1,8 +1,9 @@
 import type {PointFacts} from "../gates/types.ts";
 import {GATES} from "../gates/registry.ts";
 import {verdictOf} from "../gates/verdict.ts";
-import {REQUEST_METRICS, RUN_METRIC_DEFS} from "../metrics/registry.ts";
+import {METRICS, REQUEST_METRICS, RUN_METRIC_DEFS} from "../metrics/registry.ts";
 import {specDecodeBlock} from "../metrics/specBlock.ts";
+import {isNonStreamed, NOT_STREAMED} from "../metrics/streams.ts";
 import {workloadBlock} from "../workload/block.ts";
 import type {MetricId} from "../schema/ids.ts";
 import {stability} from "../stats/stability.ts";
@@ -10,6 +11,7 @@ import {summarize} from "../stats/summarize.ts";
 import type {MetricValue, PointReport, Report, RunMetricValue, SummaryValue} from "./types.ts";
 
 const REQUEST_IDS: ReadonlySet<string> = new Set(REQUEST_METRICS.map((m) => m.id));
+const STREAMS_ONLY: ReadonlySet<string> = new Set(METRICS.filter((m) => m.streamsOnly).map((m) => m.id));
 
 /** Metrics whose values rest on the server's output token count (G8 states when the stream disagrees). */
 const COUNT_BASED: ReadonlySet<string> = new Set<MetricId>([
@@ -38,8 +40,10 @@ function countCaveat(f: PointFacts, tol: number): string | null {
 export function pointReport(f: PointFacts, gates: Report["gates"], tolerance: number): PointReport {
   const metrics: Record<string, MetricValue> = {};
   const caveat = countCaveat(f, tolerance);
+  const nonStreamed = isNonStreamed(f.totals);
   for (const [id, values] of f.columns) {
     const s: SummaryValue = summarize(values);
+    if (nonStreamed && STREAMS_ONLY.has(id)) s.note = NOT_STREAMED;
     if (f.repeats.length >= 2 && REQUEST_IDS.has(id)) {
       const per = f.repeats.map((r) => r.medians.get(id) ?? null).filter((v): v is number => v !== null);
       s.stability = stability(per);
@@ -50,6 +54,10 @@ export function pointReport(f: PointFacts, gates: Report["gates"], tolerance: nu
     metrics[id] = s;
   }
   for (const m of RUN_METRIC_DEFS) {
+    if (nonStreamed && STREAMS_ONLY.has(m.id)) {
+      metrics[m.id] = {value: null, reason: NOT_STREAMED};
+      continue;
+    }
     const pooled: RunMetricValue = {...m.value(f.totals)};
     if (caveat !== null && COUNT_BASED.has(m.id) && pooled.value !== null)
       pooled.note = pooled.note === undefined ? caveat : `${pooled.note}; ${caveat}`;

@@ -46,7 +46,10 @@ export const TargetSpec = z
   .strictObject({
     base_url: z.string().describe("OpenAI-compatible base URL including /v1, e.g. http://127.0.0.1:8000/v1"),
     model: z.string().min(1).describe("model name sent in each request"),
-    endpoint: z.enum(["chat", "completions"]).default("chat").describe("/chat/completions or /completions"),
+    endpoint: z
+      .enum(["chat", "completions", "embeddings"])
+      .default("chat")
+      .describe("/chat/completions or /completions (streamed), or /embeddings (one JSON answer, not streamed)"),
     api_key_env: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)

@@ -43,6 +43,7 @@ export const METRIC_IDS = [
   "request_throughput_rps",
   "output_throughput_tok_s",
   "input_output_throughput_tok_s",
+  "input_throughput_tok_s",
   "success_rate_pct",
   "goodput_pct",
   "goodput_rps",

@@ -1,3 +1,4 @@
+export * from "./body.ts";
 export * from "./cases.ts";
 export * from "./config.ts";
 export * from "./manifest.ts";

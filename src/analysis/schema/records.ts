@@ -1,6 +1,7 @@
 import {z} from "zod";
 
 import {NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
+import {JsonBody} from "./body.ts";
 import {PromptSegments, WorkloadTag} from "./workload.ts";
 
 /**
@@ -135,6 +136,7 @@ export const RequestRecord = z.strictObject({
   tByte1Ns: RelNs.nullable().describe("first response body byte received"),
   tEndNs: RelNs.nullable().describe("stream closed or request ended"),
   events: z.array(SseEvent),
+  body: JsonBody.optional().describe("v2: the JSON body of a non-streamed request (embeddings); absent for streams"),
   httpStatus: z.number().int().nullable(),
   finishReason: z.string().nullable(),
   usage: Usage.nullable(),

@@ -4,6 +4,7 @@ import type {LengthDist, WorkloadSource} from "./workload.ts";
 
 /** What the cross-field checks read of a run config (the shapes of config.ts, before its transforms). */
 interface Checked {
+  target: {endpoint?: string | undefined};
   workload: {
     prompt_text?: string | undefined;
     input_tokens?: LengthDist | undefined;
@@ -24,7 +25,7 @@ const isEmpirical = (d: LengthDist | undefined): boolean => typeof d === "object
 /**
  * The rules that tie a workload source to the load blocks and to the other workload fields (issue 16):
  * trace arrivals only with a trace, sessions only in closed loop with whole conversations, length
- * distributions where they apply. Each issue names its path.
+ * distributions where they apply, conversations only where a turn is answered. Each issue names its path.
  */
 export function checkWorkload(c: Checked, ctx: z.RefinementCtx): void {
   const blocks = Array.isArray(c.load) ? c.load : [c.load];
@@ -37,6 +38,8 @@ export function checkWorkload(c: Checked, ctx: z.RefinementCtx): void {
       if (w[k] !== undefined)
         issue(["workload", k], `${k} applies to synthetic prompts; with source ${kind}, set lengths in the source`);
   }
+  if (kind === "sessions" && c.target.endpoint === "embeddings")
+    issue(["workload", "source", "kind"], "sessions are conversations: an embeddings endpoint answers no turn");
   for (const k of ["input_tokens", "output_tokens"] as const)
     if (isEmpirical(w[k])) issue(["workload", k], "empirical lengths come from a dataset: use source kind dataset");
   const s = w.source;

@@ -145,6 +145,7 @@ const totals = (o: Partial<PointTotals> = {}): PointTotals => ({
   mode: "concurrency",
   target: 4,
   measured: 20,
+  nonStreamed: 0,
   successes: 18,
   good: 15,
   unjudged: 0,

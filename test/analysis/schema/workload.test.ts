@@ -59,6 +59,14 @@ describe("workload sources in the run config", () => {
         load: {mode: "concurrency", values: [1], duration_s: 5}
       })
     ).toEqual(["load.duration_s: sessions need requests (a whole number of conversations), not duration_s"]);
+    // an embedding answers no turn: a conversation cannot go on (on /completions it is sent as lines)
+    expect(
+      issues({
+        target: {...base.target, endpoint: "embeddings"},
+        workload: {source: {kind: "sessions", turns: 2}},
+        load: {mode: "concurrency", values: [1], requests: 4, warmup: 0}
+      })
+    ).toEqual(["workload.source.kind: sessions are conversations: an embeddings endpoint answers no turn"]);
     expect(
       issues({
         workload: {prompt_text: "hi", source: {kind: "shared_prefix", groups: 1, prefix_tokens: 9}},

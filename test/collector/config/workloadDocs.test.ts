@@ -14,6 +14,7 @@ describe("docs/workloads.md", () => {
   it("shows one complete config per workload, each the shipped file verbatim", () => {
     expect(files.sort()).toEqual([
       "workload-dataset.yaml",
+      "workload-embeddings.yaml",
       "workload-lengths.yaml",
       "workload-sessions.yaml",
       "workload-shared-prefix.yaml",
@@ -22,6 +23,6 @@ describe("docs/workloads.md", () => {
     const texts = files.map((f) => readFileSync(join(REPO_ROOT, "configs", f), "utf8"));
     expect(blocks.sort()).toEqual(texts.sort());
     const kinds = texts.map((t) => parseRunConfig(t, "x.yaml").workload.source?.kind ?? "synthetic").sort();
-    expect(kinds).toEqual(["dataset", "sessions", "shared_prefix", "synthetic", "trace"]);
+    expect(kinds).toEqual(["dataset", "dataset", "sessions", "shared_prefix", "synthetic", "trace"]);
   });
 });
