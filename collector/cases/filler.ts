@@ -84,3 +84,24 @@ export async function fitFiller(
   if (best === null) return {sentences: all(n), measuredTokens: null, method: "estimate"};
   return {sentences: all(best.n), measuredTokens: best.tokens, method: "tokenize"};
 }
+
+/** Sentences per prompt segment of a document: prompts sharing a document's start share its whole blocks. */
+export const BLOCK_SENTENCES = 4;
+
+/**
+ * A document prompt — `header`, the sentences joined by spaces, `tail` — as the one text sent and as its
+ * pieces (the header, blocks of BLOCK_SENTENCES sentences, the tail), which concatenate to that text.
+ */
+export function documentPrompt(
+  header: string,
+  sentences: readonly string[],
+  tail: string
+): {text: string; pieces: string[]} {
+  const pieces = [header];
+  for (let i = 0; i < sentences.length; i += BLOCK_SENTENCES) {
+    const block = sentences.slice(i, i + BLOCK_SENTENCES).join(" ");
+    pieces.push(i + BLOCK_SENTENCES < sentences.length ? `${block} ` : block);
+  }
+  pieces.push(tail);
+  return {text: pieces.join(""), pieces};
+}

@@ -1,6 +1,6 @@
 import type {SuiteOptions} from "../../src/analysis/schema/config.ts";
 import type {TokenCounter} from "../request/prompt.ts";
-import {fitFiller} from "./filler.ts";
+import {documentPrompt, fitFiller} from "./filler.ts";
 import type {CaseItem} from "./types.ts";
 
 /**
@@ -10,8 +10,9 @@ import type {CaseItem} from "./types.ts";
 export const SUMMARY_QUESTION = "Summarise the text above in three sentences.";
 export const PREFILL_QUESTION = "Reply with the single word OK.";
 
-const render = (question: string) => (sentences: string[]) =>
-  `Read the following text.\n\n${sentences.join(" ")}\n\n${question}`;
+const prompt = (question: string, sentences: readonly string[]) =>
+  documentPrompt("Read the following text.\n\n", sentences, `\n\n${question}`);
+const render = (question: string) => (sentences: string[]) => prompt(question, sentences).text;
 
 async function tiered(
   tiers: readonly number[],
@@ -24,13 +25,15 @@ async function tiered(
   for (const tokens of tiers) {
     const fitted = await fitFiller(tokens, seed + tokens, render(question), count);
     const tier = String(tokens);
+    const {text, pieces} = prompt(question, fitted.sentences);
     items.push({
       itemId: `ctx-${tokens}`,
       tier,
       concurrency: 1,
       turns: [
         {
-          user: render(question)(fitted.sentences),
+          user: text,
+          pieces,
           tier,
           maxTokens: turn.maxTokens,
           ignoreEos: true,

@@ -1,7 +1,7 @@
 import type {SuiteOptions} from "../../src/analysis/schema/config.ts";
 import {mulberry32} from "../../src/analysis/stats/prng.ts";
 import type {TokenCounter} from "../request/prompt.ts";
-import {fitFiller} from "./filler.ts";
+import {documentPrompt, fitFiller} from "./filler.ts";
 import type {CaseItem} from "./types.ts";
 
 /**
@@ -31,7 +31,9 @@ export function plant(sentences: readonly string[], needle: string, depth: numbe
   return [...sentences.slice(0, at), needle, ...sentences.slice(at)];
 }
 
-const render = (sentences: string[]) => `Read the following text.\n\n${sentences.join(" ")}\n\n${NEEDLE_QUESTION}`;
+const prompt = (sentences: readonly string[]) =>
+  documentPrompt("Read the following text.\n\n", sentences, `\n\n${NEEDLE_QUESTION}`);
+const render = (sentences: string[]) => prompt(sentences).text;
 
 export async function case10(o: SuiteOptions, count: TokenCounter | null): Promise<CaseItem[]> {
   const {lengths, depths, seed} = o.needle;
@@ -43,7 +45,7 @@ export async function case10(o: SuiteOptions, count: TokenCounter | null): Promi
     const fitted = await fitFiller(length, seed + length, (s) => render(plant(s, probe, 0.5)), count);
     for (const depth of depths) {
       const phrase = passphrase(seed, index++);
-      const user = render(plant(fitted.sentences, needleSentence(phrase), depth));
+      const {text: user, pieces} = prompt(plant(fitted.sentences, needleSentence(phrase), depth));
       const tier = String(length);
       const measured = fitted.method === "tokenize" && count !== null ? await count(user) : null;
       items.push({
@@ -53,6 +55,7 @@ export async function case10(o: SuiteOptions, count: TokenCounter | null): Promi
         turns: [
           {
             user,
+            pieces,
             tier,
             maxTokens: 32,
             ignoreEos: false,

@@ -164,7 +164,16 @@ async function sendUnit(
   for (const [t, turn] of item.turns.entries()) {
     if (c.control.stopped) break;
     if (t === 0 && turn.system) conv.add("system", turn.system);
-    conv.add("user", t === 0 ? saltedPrompt(salt, turn.user) : turn.user, t === 0 ? (turn.promptTokens ?? null) : null);
+    const pieces =
+      t === 0 && turn.pieces !== undefined
+        ? [saltedPrompt(salt, turn.pieces[0]!), ...turn.pieces.slice(1)]
+        : turn.pieces;
+    conv.add(
+      "user",
+      t === 0 ? saltedPrompt(salt, turn.user) : turn.user,
+      t === 0 ? (turn.promptTokens ?? null) : null,
+      pieces
+    );
     const history = conv.messages.slice() as ChatMessage[]; // only system, user and assistant are added
     const id = caseRequestId(ids, {index: t, of: item.turns.length});
     const res = await send(c, id, history, turn);
@@ -183,7 +192,9 @@ async function sendUnit(
         maxTokens: maxTokensOf(c, turn),
         salt,
         promptText: promptJson,
-        ...(multi ? {workload: {kind: "sessions" as const, turn: t + 1}, promptSegments: conv.segments(false)} : {})
+        // every turn records its segments: the analyzer bounds the prefix-cache hits of each case and tier
+        promptSegments: conv.segments(false),
+        ...(multi ? {workload: {kind: "sessions" as const, turn: t + 1}} : {})
       },
       res,
       c.config.workload.save_text

@@ -25,6 +25,11 @@ export interface ScoreSpec {
 export interface Turn {
   /** The new user message of this turn (earlier turns and replies are prepended by the runner). */
   user: string;
+  /**
+   * `user` cut into consecutive pieces (joined they are `user`): each is a prompt segment, so items that
+   * share the leading part of a document (needle depths of one length) record exactly what they share.
+   */
+  pieces?: string[];
   /** Messages before the first turn's user message (system prompt). */
   system?: string;
   tools?: ToolSpec[];

@@ -21,10 +21,25 @@ export class Conversation {
     this.salt = salt;
   }
 
-  /** Adds a message of `tokens` tokens (as intended, or as the server counted an answer; else its words). */
-  add(role: string, content: string, tokens: number | null = null): this {
+  /**
+   * Adds a message of `tokens` tokens (as intended, or as the server counted an answer; else its words).
+   * `pieces` (their concatenation is `content`) make one segment each, so prompts that share a leading
+   * part of one long message (a document) share those segments; the tokens are shared out by length.
+   */
+  add(role: string, content: string, tokens: number | null = null, pieces?: readonly string[]): this {
     this.messages.push({role, content});
-    this.#parts.push({text: `${role}\n${content}`, tokens: tokens ?? countWords(content)});
+    const total = tokens ?? countWords(content);
+    if (pieces === undefined || pieces.length < 2 || pieces.join("") !== content) {
+      this.#parts.push({text: `${role}\n${content}`, tokens: total});
+      return this;
+    }
+    let given = 0;
+    pieces.forEach((piece, i) => {
+      const upTo = Math.round((total * (given + piece.length)) / content.length);
+      const before = Math.round((total * given) / content.length);
+      given += piece.length;
+      this.#parts.push({text: i === 0 ? `${role}\n${piece}` : piece, tokens: upTo - before});
+    });
     return this;
   }
 

@@ -243,6 +243,23 @@ describe("the whole suite against the fake server", () => {
     ).toBe(true);
   });
 
+  it("every case request records its prompt segments, and each tier shows its prefix-cache ceiling", () => {
+    const caseRecords = requests.filter((r) => r.caseId !== undefined && r.phase === "measure");
+    expect(caseRecords.every((r) => r.promptSegments !== undefined)).toBe(true);
+    const tiers = report.cases!.find((x) => x.caseId === "case_10_needle")!.tiers;
+    const at = (tier: string, point: string) => tiers.find((x) => x.tier === tier && x.point === point)!.prefix_cache!;
+    // under load the same needle prompts are sent again after the idle ones: an unbounded cache could serve
+    // all but the last token of each (128 tokens as intended): 127/128
+    expect(at("128", "concurrency-2").bound_share).toBeCloseTo(127 / 128, 9);
+    // idle, depths 0, 0.5 and 1 in turn share the header and the blocks before the earlier needle: some, not all
+    const idle = at("128", "suite-c1").bound_share!;
+    expect(idle).toBeGreaterThan(0);
+    expect(idle).toBeLessThan(0.5);
+    // salted performance prompts share nothing they could reuse
+    const c09 = report.cases!.find((x) => x.caseId === "case_09_prefill_injection")!.tiers[0]!.prefix_cache!;
+    expect(c09.bound_share).toBe(0);
+  });
+
   it("case_11: per constraint and per prompt, strict and loose, with truncated and unparseable answers", () => {
     const c = caseQ("case_11_instruction");
     expect(c.constraints.map((k) => [k.kind, k.strict.pass, k.strict.n, k.loose.pass, k.loose.n])).toEqual([

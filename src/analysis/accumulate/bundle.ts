@@ -144,7 +144,9 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
     if (r.caseId !== undefined) {
       this.#ledger.requestId(r.id, where);
       this.#timeOrder(r, at);
-      this.#cases.add(deriveRequest(r, this.#derive));
+      const d = deriveRequest(r, this.#derive);
+      this.#cases.add(d);
+      this.#prefix.add(d);
       return;
     }
     const acc = this.#points.get(r.point);
@@ -221,6 +223,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
         f.prefixCache = c;
         f.workloadLengths = lengths.get(f.point.id) ?? null;
       }
+      this.#cases.prefixCache = byPoint;
     }
     return {
       points,

@@ -5,6 +5,8 @@ import type {RequestMetric} from "../metrics/types.ts";
 import {caseMeta, headlineTier, sortTiers, type CaseMeta} from "../schema/cases.ts";
 import type {SloConfig} from "../schema/config.ts";
 import {summarize, type Summary} from "../stats/summarize.ts";
+import {workloadBlock, type WorkloadBlock} from "../workload/block.ts";
+import {caseGroup, type PrefixCacheFacts} from "../workload/log.ts";
 
 /**
  * Performance of the case suite, from the request records that carry a caseId. These requests are kept
@@ -37,6 +39,12 @@ export interface CaseTierReport {
   slo_rate: number | null;
   finish_reasons: Record<string, number>;
   metrics: Record<string, Summary>;
+  /**
+   * The prefix-cache ceiling of the tier's requests against what the server served (docs/workloads.md): a
+   * document shared by several items (needle depths of one length) can be served from the cache, and then
+   * TTFT is not the whole prefill. null: its requests record no prompt segments (older bundles).
+   */
+  prefix_cache: WorkloadBlock["prefix_cache"];
 }
 
 /** Requests in flight of a suite-own dispatch label (`suite-c4` → 4), null for a load point id (under load). */
@@ -53,9 +61,14 @@ export interface CaseReport {
   headlineTier: string | null;
 }
 
+const prefixOf = (f: PrefixCacheFacts | undefined): WorkloadBlock["prefix_cache"] =>
+  f === undefined ? null : (workloadBlock(null, f)?.prefix_cache ?? null);
+
 export class CaseAccumulator {
   readonly #by = new Map<string, Map<string, DerivedRequest[]>>();
   size = 0;
+  /** The prefix-cache facts of the run by group (workload/log.ts), set once every request was read. */
+  prefixCache: ReadonlyMap<string, PrefixCacheFacts> = new Map();
 
   add(d: DerivedRequest): void {
     const r = d.record;
@@ -105,7 +118,8 @@ export class CaseAccumulator {
               ? null
               : pass / list.length,
           finish_reasons: finish,
-          metrics
+          metrics,
+          prefix_cache: prefixOf(this.prefixCache.get(caseGroup(caseId, first.tier, first.point)))
         });
       }
       const labels = [...new Set(tiers.map((t) => t.tier).filter((t): t is string => t !== null))];

@@ -55,8 +55,14 @@ export interface PrefixCacheFacts {
   ttftByTurn: Map<number, number[]>;
 }
 
+/** The group a case request's prefix-cache facts are reported under: its case, tier and dispatch label. */
+export const caseGroup = (caseId: string, tier: string | null | undefined, point: string): string =>
+  `case\u0000${caseId}\u0000${tier ?? ""}\u0000${point}`;
+
 interface Row {
-  point: string;
+  /** The load point id, or caseGroup(…) for a case-suite request. */
+  group: string;
+  caseRow: boolean;
   measured: boolean;
   success: boolean;
   entry: CacheEntry;
@@ -79,11 +85,14 @@ export class PrefixCacheLog {
 
   add(d: DerivedRequest): void {
     const tag = d.record.workload;
-    if (tag !== undefined && d.record.phase === "measure" && d.success) this.#addLengths(d, tag);
+    if (tag !== undefined && d.record.caseId === undefined && d.record.phase === "measure" && d.success)
+      this.#addLengths(d, tag);
     const seg = d.record.promptSegments;
     if (seg === undefined || d.timeBase !== "run") return;
+    const caseId = d.record.caseId;
     this.#rows.push({
-      point: d.record.point,
+      group: caseId === undefined ? d.record.point : caseGroup(caseId, d.record.tier, d.record.point),
+      caseRow: caseId !== undefined,
       measured: d.record.phase === "measure",
       success: d.success,
       entry: {
@@ -128,26 +137,38 @@ export class PrefixCacheLog {
     return this.#lengths;
   }
 
-  /** The facts of each load point with such requests. */
+  /**
+   * The facts of each load point with such requests, and of each case group (caseGroup). One bound runs over
+   * every request in time order; the cache's room is judged apart for the load points and for the case
+   * suite (a suite's long documents say nothing of the room a load point's workload had).
+   */
   facts(config: RunConfig): Map<string, PrefixCacheFacts> {
     const rows = this.#rows;
     const declared = config.workload.prefix_cache?.capacity_tokens ?? null;
-    const room =
+    const roomOf = (rs: readonly Row[]): PrefixCacheFacts["room"] =>
       declared !== null
-        ? {capacityTokens: declared, source: "config" as const}
-        : {capacityTokens: inFlightRoom(rows), source: "in_flight" as const};
+        ? {capacityTokens: declared, source: "config"}
+        : {capacityTokens: inFlightRoom(rs.length > 0 ? rs : rows), source: "in_flight"};
+    const caseRows = rows.filter((r) => r.caseRow);
+    const loadRoom = roomOf(rows.filter((r) => !r.caseRow));
+    const caseRoom = roomOf(caseRows);
     const blockTokens = config.workload.prefix_cache?.block_tokens ?? null;
     const entries = rows.map((r) => r.entry);
-    const bound = cacheBound(entries, {blockTokens, capacityTokens: room.capacityTokens});
+    const bound = cacheBound(entries, {blockTokens, capacityTokens: loadRoom.capacityTokens});
+    const caseBound =
+      caseRows.length === 0 || caseRoom.capacityTokens === loadRoom.capacityTokens
+        ? bound
+        : cacheBound(entries, {blockTokens, capacityTokens: caseRoom.capacityTokens});
     const out = new Map<string, PrefixCacheFacts>();
     rows.forEach((r, i) => {
       if (!r.measured || !r.success) return;
-      let f = out.get(r.point);
+      let f = out.get(r.group);
       if (f === undefined) {
-        f = emptyFacts(r.tag?.kind ?? "synthetic", room);
-        out.set(r.point, f);
+        f = emptyFacts(r.tag?.kind ?? "synthetic", r.caseRow ? caseRoom : loadRoom);
+        out.set(r.group, f);
       }
-      addRow(f, r, bound.unbounded[i]!, bound.withRoom![i]!);
+      const b = r.caseRow ? caseBound : bound;
+      addRow(f, r, b.unbounded[i]!, b.withRoom![i]!);
     });
     for (const f of out.values()) {
       f.boundShare = f.promptTokens > 0 ? f.boundTokens / f.promptTokens : null;

@@ -41,6 +41,9 @@ export const enQuality = {
   qualitySectionSloPass: "SLO pass",
   qualitySectionDecodeP50TokS: "Decode p50 (tok/s)",
   qualitySectionPrefillP50TokS: "Prefill p50 (tok/s)",
+  qualitySectionPrefixCache: "Prefix cache: ceiling / served",
+  qualitySectionPrefixCacheTitle:
+    "Share of prompt tokens an unbounded prefix cache could have served (items sharing a document's start) / the share the server reported as cached. Where it served any, TTFT and prefill of the tier are not the whole prefill.",
   qualitySectionStatedTier: "stated tier",
   qualitySectionRecordsOfDifferentQuality:
     "Records of different quality versions are listed apart, never combined or compared.",

@@ -43,6 +43,9 @@ export const zhQuality: Record<keyof typeof enQuality, string> = {
   qualitySectionSloPass: "SLO 达标",
   qualitySectionDecodeP50TokS: "解码 p50 (tok/s)",
   qualitySectionPrefillP50TokS: "预填充 p50 (tok/s)",
+  qualitySectionPrefixCache: "前缀缓存：上限 / 实际命中",
+  qualitySectionPrefixCacheTitle:
+    "无限大前缀缓存最多可服务的提示 token 比例（共享同一文档开头的条目）/ 服务端报告的命中比例。只要有命中，该档位的 TTFT 与预填充就不是完整预填充。",
   qualitySectionStatedTier: "指定档位",
   qualitySectionRecordsOfDifferentQuality: "不同质量版本的记录分开列出，从不合并或比较。",
   qualitySectionTheseRecordsWereScored:
