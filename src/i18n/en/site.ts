@@ -124,6 +124,7 @@ export const enSite = {
   methodologyPercentiles: "Percentiles",
   methodologyComparisonsParetoAndSelection: "Comparisons, Pareto and selection",
   methodologyOneValue: "one value",
+  methodologyStreamsOnly: "streams only: not applicable to embeddings (one JSON answer, no stream)",
   methodologyPercentileMethodsAndFloors: "Percentile methods and floors",
   methodologyPercentileFloorsMedianN:
     "Percentile floors: median n ≥ {p50}, P90 n ≥ {p90}, P95 n ≥ {p95}, P99 n ≥ {p99}; below a floor the number is withheld and the reason shown.",

@@ -123,6 +123,7 @@ export const zhSite: Record<keyof typeof enSite, string> = {
   methodologyPercentiles: "分位数",
   methodologyComparisonsParetoAndSelection: "对比、帕累托与选型",
   methodologyOneValue: "单值",
+  methodologyStreamsOnly: "仅限流式：不适用于嵌入（一次性 JSON 响应，无流）",
   methodologyPercentileMethodsAndFloors: "分位数方法与下限",
   methodologyPercentileFloorsMedianN:
     "分位数下限：中位数需 n ≥ {p50}，P90 需 n ≥ {p90}，P95 需 n ≥ {p95}，P99 需 n ≥ {p99}；低于下限时不发布该数字并说明原因。",

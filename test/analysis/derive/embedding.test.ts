@@ -1,5 +1,6 @@
 import {describe, expect, it} from "vitest";
 
+import {transportOutcome} from "../../../src/analysis/derive/outcome.ts";
 import {deriveRequest} from "../../../src/analysis/derive/request.ts";
 import {judgeSlo} from "../../../src/analysis/metrics/goodput.ts";
 import {e2eDispatchMs, e2eMs, ttftFirstByteMs, ttftMs} from "../../../src/analysis/metrics/latency.ts";
@@ -70,6 +71,58 @@ describe("a non-streamed embeddings answer", () => {
     const d = derive(over, b);
     expect(d.outcome).toBe(outcome);
     expect(d.success).toBe(false);
+  });
+
+  it("keeps the transport's times and the server's counts, and no stream facts at all", () => {
+    const d = derive({
+      tSchedNs: null,
+      tCallNs: 900_000,
+      tConnNs: 950_000,
+      tTlsNs: 980_000,
+      attempts: [
+        {tCallNs: 500_000, tEndNs: 600_000, socketReused: true, transportError: "conn_reset", errorMessage: null}
+      ],
+      usage: {promptTokens: 12, completionTokens: null, reasoningTokens: null, cachedTokens: 3}
+    });
+    expect(d).toMatchObject({tStart: 1_000_000, tCall: 500_000, tConn: 950_000, tTls: 980_000, cached: 3});
+    expect(e2eMs.value(d)).toBe(41); // without a schedule, from dispatch: 42 − 1 ms
+    expect(d).toMatchObject({
+      tokenIdx: [],
+      deltasKnown: false,
+      emptyText: false,
+      eosOnFinish: false,
+      hung: false,
+      hasReasoning: false,
+      chunksKnown: true
+    });
+    const bare = derive({tCallNs: 700_000, attempts: [], usage: null, usageSource: "none"});
+    expect([bare.tCall, bare.in, bare.cached, bare.tConn, bare.tTls, bare.success]).toEqual([
+      700_000,
+      null,
+      null,
+      null,
+      null,
+      true
+    ]);
+  });
+
+  it.each([
+    [199, false],
+    [200, true],
+    [299, true],
+    [300, false],
+    [null, false]
+  ])("HTTP status %s: success %s", (status, ok) => {
+    expect(derive({httpStatus: status}).success).toBe(ok);
+  });
+
+  it("a transport error decides the outcome on its own, except a close timeout (the body ended)", () => {
+    expect(transportOutcome("close_timeout")).toBeNull();
+    expect(transportOutcome(null)).toBeNull();
+    expect(transportOutcome("timeout_total")).toBe("timeout_total");
+    expect(transportOutcome("conn_refused")).toBe("conn_refused");
+    expect(transportOutcome("write_error")).toBe("transport_error");
+    expect(transportOutcome("other")).toBe("transport_error");
   });
 
   it("two inputs with two vectors of one length succeed", () => {

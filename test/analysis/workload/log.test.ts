@@ -113,4 +113,65 @@ describe("the workload block of a load point", () => {
       "measured 47.8 % over 10/10 requests with counts; bound 47.8 % of prompt tokens with an unbounded cache, 47.8 % with an LRU cache of the declared 4096 tokens; prompt segments ≈ 1 token per filler word"
     );
   });
+
+  it("case requests get their own ceiling per case and tier, and their own room: a load point's is unchanged", async () => {
+    // the load point: 5 shared-prefix requests of 100 tokens (80 shared + 20 own), the first two sent together
+    // (2 in flight), then one after another
+    const load = [0, 1, 2, 3, 4].map((i) =>
+      streamed(`p${i}`, Math.max(0, i - 1) * 100, {
+        index: i,
+        tokens: 5,
+        workload: {kind: "shared_prefix", group: 0},
+        promptSegments: {
+          segments: [
+            [hex("aa"), 80],
+            [hex(`b${i}`), 20]
+          ],
+          tokens: 100,
+          exact: true
+        },
+        ...usage(100, 5, 0)
+      })
+    );
+    // the suite after it, one at a time: two needle prompts of 64 tokens sharing header + document (10 + 40)
+    // before their needles, with a 128-token prompt of its own between them
+    const needle = (id: string, at: number, tier: string, segments: [string, number][]) =>
+      streamed(id, at, {
+        caseId: "case_10_needle",
+        tier,
+        point: "suite-c1",
+        tokens: 5,
+        promptSegments: {segments, tokens: segments.reduce((n, x) => n + x[1], 0), exact: false},
+        ...usage(64, 5, null)
+      });
+    const cases = [
+      needle("n1", 600, "64", [
+        [hex("c"), 10],
+        [hex("d"), 40],
+        [hex("e1"), 14]
+      ]),
+      needle("n2", 800, "64", [
+        [hex("c"), 10],
+        [hex("d"), 40],
+        [hex("e2"), 14]
+      ]),
+      needle("n3", 700, "128", [[hex("f"), 128]])
+    ];
+    const r = await analyzeSpec(cleanRun([...load, ...cases]));
+    expect(r.issues).toEqual([]);
+    const tiers = r.cases!.find((c) => c.caseId === "case_10_needle")!.tiers;
+    const of = (tier: string) => tiers.find((t) => t.tier === tier)!.prefix_cache!;
+    // tier 64: n1 reuses nothing, n2 the 50 tokens n1 had (its first token came before n2 was sent): 50 / 128
+    expect(of("64").bound_share).toBeCloseTo(50 / 128, 12);
+    expect([of("64").requests, of("64").room_tokens, of("64").room_source]).toEqual([2, 128, "in_flight"]);
+    // an LRU cache of that room (128 tokens) held n3's 128 when n2 came: n1's 50 were evicted
+    expect(of("64").room_share).toBe(0);
+    expect(of("128").bound_share).toBe(0);
+    // the suite's room is 1 in flight × its longest prompt (128), the load point's 2 × 100 (not 2 × 128)
+    const c = r.load_points[0]!.workload!.prefix_cache!;
+    expect(c.room_tokens).toBe(200);
+    // p1 was sent before p0's first token: only p2, p3, p4 may reuse the 80 shared tokens: 240 / 500
+    expect(c.bound_share).toBeCloseTo(240 / 500, 12);
+    expect(r.load_points[0]!.workload!.lengths!.input_realised.n).toBe(5);
+  });
 });
