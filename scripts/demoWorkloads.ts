@@ -1,8 +1,9 @@
 /**
  * Collects the shipped workload evidence (issue 16) against the reference llama-server: a shared-prefix run
- * and a multi-turn sessions run on the tiny random-weight preset, 2 slots. Writes the bundles to --out
+ * and a multi-turn sessions run on the tiny random-weight preset, 2 slots, then /v1/embeddings of the shipped
+ * dataset on a second instance started with --embeddings (mean pooling). Writes the bundles to --out
  * (default evidence/). About a minute on 2 cores once the engine is cached.
- *   node scripts/demoWorkloads.ts [--out evidence]
+ *   node scripts/demoWorkloads.ts [--out evidence] [--only NAME]
  */
 import {availableParallelism} from "node:os";
 import {resolve} from "node:path";
@@ -13,7 +14,7 @@ import {ensureEngine} from "./engine/engine.ts";
 import {startLlamaServer} from "./engine/supervisor.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const {values: args} = parseArgs({options: {out: {type: "string", default: "evidence"}}});
+const {values: args} = parseArgs({options: {out: {type: "string", default: "evidence"}, only: {type: "string"}}});
 
 /** The two workloads, sized for a CPU engine with 1,024 tokens of context per slot. */
 const RUNS = [
@@ -38,24 +39,36 @@ const RUNS = [
       }
     },
     load: [{mode: "concurrency", values: [2], requests: 24, warmup: 4}]
+  },
+  {
+    name: "workload-embeddings",
+    endpoint: "embeddings" as const,
+    serverArgs: ["--embeddings", "--pooling", "mean"],
+    workload: {
+      max_tokens: 1,
+      source: {kind: "dataset", path: "configs/datasets/inferscope-mini.jsonl", format: "jsonl"}
+    },
+    load: [{mode: "concurrency", values: [1, 2], requests: 48, warmup: 4}]
   }
 ];
 
 async function main(): Promise<number> {
   const engine = await ensureEngine({preset: "tiny", seed: 1, log: (l) => console.log(`  ${l}`)});
   const threads = Math.max(1, availableParallelism() - 1);
-  const server = await startLlamaServer({
-    binary: engine.binary.path,
-    model: engine.model.path,
-    parallel: 2,
-    ctxPerSlot: 1024,
-    threads,
-    alias: `random-${engine.info.preset}`,
-    niceness: 10
-  });
   let failed = 0;
-  try {
-    for (const r of RUNS) {
+  for (const {serverArgs, ...r} of RUNS.filter((x) => args.only === undefined || x.name === args.only)) {
+    // one instance per run: an embeddings server is started with its own flags, as ModelRun serves one
+    const server = await startLlamaServer({
+      binary: engine.binary.path,
+      model: engine.model.path,
+      parallel: 2,
+      ctxPerSlot: 1024,
+      threads,
+      alias: `random-${engine.info.preset}`,
+      niceness: 10,
+      ...(serverArgs === undefined ? {} : {extraArgs: serverArgs})
+    });
+    try {
       const out = await collectRun({
         engine,
         server,
@@ -67,9 +80,9 @@ async function main(): Promise<number> {
       });
       console.log(out.bundle === null ? `${r.name}: no bundle (exit ${out.code})` : `${r.name}: ${out.bundle}`);
       if (out.bundle === null) failed++;
+    } finally {
+      await server.stop();
     }
-  } finally {
-    await server.stop();
   }
   return failed === 0 ? 0 : 1;
 }

@@ -378,7 +378,7 @@ export class Call implements SseSink {
       errorMessage,
       responseText: this.r.keepText === true ? acc.content : "",
       reasoningText: this.r.keepText === true ? acc.reasoning : "",
-      responseDigest: acc.content === "" ? null : sha256Hex(acc.content),
+      responseDigest: answer !== null ? answer.digest : acc.content === "" ? null : sha256Hex(acc.content),
       toolCalls: acc.toolCalls,
       socketReused: this.reused,
       requestWritten: this.written,
@@ -386,11 +386,12 @@ export class Call implements SseSink {
     });
   }
 
-  /** The non-streamed answer as read (what came of it, when the body was cut short), or null for a stream. */
-  private jsonAnswer(): JsonAnswer | null {
+  /** The non-streamed answer as read (what came of it, when the body was cut short) and its digest, or null for a stream. */
+  private jsonAnswer(): (JsonAnswer & {digest: string | null}) | null {
     if (this.jsonParts === null || this.r.json === undefined) return null;
     const text = Buffer.concat(this.jsonParts).toString("utf8");
-    return readJsonAnswer(text, this.jsonBytes, this.r.json.inputs, this.payloadBytes);
+    const answer = readJsonAnswer(text, this.jsonBytes, this.r.json.inputs, this.payloadBytes);
+    return {...answer, digest: text === "" ? null : sha256Hex(text)};
   }
 }
 

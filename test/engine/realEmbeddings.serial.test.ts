@@ -55,7 +55,7 @@ describe.skipIf(skip)("embeddings against the real llama-server (issue 16)", () 
       outDir: out,
       configPath: join(out, "real-embeddings.yaml"),
       endpoint: "embeddings",
-      workload: {prompt_tokens: 48, max_tokens: 1, save_text: true},
+      workload: {prompt_tokens: 192, max_tokens: 1, save_text: true},
       load: [{mode: "concurrency", values: [2], requests: 24, warmup: 2}]
     });
     expect(r.bundle, `collector exit ${r.code}:\n${r.stdout}`).not.toBeNull();
@@ -73,9 +73,10 @@ describe.skipIf(skip)("embeddings against the real llama-server (issue 16)", () 
   });
 
   it("every request gets one vector of the model's width (256 for the tiny preset) and the run is VALID", () => {
-    // client health (G6) and dispatch lateness (G21) judge this machine, not the product: on a busy box
-    // they may make the run INCONCLUSIVE; nothing else may
-    const clientOnly = (reason: string): boolean => reason.startsWith("G6 ") || reason.startsWith("G21 ");
+    // client health (G6), dispatch lateness (G21) and the load the closed loop kept (G5: an answer takes a
+    // few ms here, so a busy client's turnaround between requests is a visible share of it) judge this
+    // machine, not the product: on a busy box they may make the run INCONCLUSIVE; nothing else may
+    const clientOnly = (reason: string): boolean => /^G(5|6|21) /.test(reason);
     expect(report.verdict_reasons.filter((r) => !clientOnly(r))).toEqual([]);
     expect(report.verdict).toBe(report.verdict_reasons.length === 0 ? "VALID" : "INCONCLUSIVE");
     expect(records).toHaveLength(24);

@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {describe, expect, it} from "vitest";
@@ -24,5 +24,13 @@ describe("docs/workloads.md", () => {
     expect(blocks.sort()).toEqual(texts.sort());
     const kinds = texts.map((t) => parseRunConfig(t, "x.yaml").workload.source?.kind ?? "synthetic").sort();
     expect(kinds).toEqual(["dataset", "dataset", "sessions", "shared_prefix", "synthetic", "trace"]);
+  });
+
+  it("every file a shipped workload config names exists (paths are relative to the repository root)", () => {
+    for (const f of files) {
+      const source = parseRunConfig(readFileSync(join(REPO_ROOT, "configs", f), "utf8"), f).workload.source;
+      if (source !== undefined && "path" in source)
+        expect(existsSync(join(REPO_ROOT, source.path)), `${f}: ${source.path}`).toBe(true);
+    }
   });
 });

@@ -51,6 +51,7 @@ describe("embeddings against the fake server", () => {
       expect(r.maxTokens).toBeNull();
       // the fake counts words: 24 intended prompt tokens
       expect(r.usage?.promptTokens).toBe(24);
+      expect(r.responseDigest).toMatch(/^[0-9a-f]{64}$/); // of the whole body: the vectors can be audited by digest
     }
     const p = report.load_points[0]!;
     const m = p.metrics as Record<string, {n?: number; p50?: number | null; value?: number | null; reason?: string}>;
