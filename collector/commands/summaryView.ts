@@ -7,7 +7,7 @@ const fmt = (x: number | null | undefined, digits = 1): string =>
 function metricText(id: string, v: MetricValue | undefined): string {
   if (!v) return `${id}: — (not computed)`;
   if (isSummary(v)) {
-    if (v.n === 0) return `${id}: — (no samples)`;
+    if (v.n === 0) return `${id}: — (${v.note ?? "no samples"})`;
     const parts = (["p50", "p90", "p95", "p99"] as const).map(
       (k) => `${k} ${fmt(v[k])}${v[k] === null && v.withheld[k] ? "*" : ""}`
     );

@@ -286,6 +286,20 @@ describe("hardware page and the report's hardware section (issue 15)", () => {
   });
 });
 
+describe("an embeddings run (the shipped /v1/embeddings evidence)", () => {
+  it("leads with E2E and the two throughputs, and says a stream's metrics do not apply, never 0", () => {
+    const id = [...reports.keys()].find((x) => x.includes("workload-embeddings"))!;
+    const d = doc(`${BASE}runs/${id}/`);
+    const heads = [...d.querySelectorAll("table.glance thead th")].map((th) => th.textContent ?? "");
+    expect(heads.some((h) => h.includes("E2E"))).toBe(true);
+    expect(heads.some((h) => h.includes("Input token throughput"))).toBe(true);
+    expect(heads.some((h) => h.includes("TTFT"))).toBe(false);
+    const ttft = d.querySelector('tr[data-metric="ttft_ms"] td[data-key="p50"]')!;
+    expect(ttft.textContent).toMatch(/^— /);
+    expect(ttft.getAttribute("title")).toMatch(/^not applicable: embeddings/);
+  });
+});
+
 describe.skipIf(!HAS_CHROMIUM)("in Chromium (playwright-core, fresh profile)", () => {
   let ctx: BrowserContext;
   let server: Server;

@@ -41,12 +41,15 @@ export function evaluateGates(gates: readonly GateDef[], ctx: GateContext): Gate
       };
     const status = worst(points.map((p) => p.status));
     const flagged = points.filter((p) => p.status === status);
+    const one = flagged.length === points.length && flagged.every((p) => p.reason === flagged[0]!.reason);
     const reason =
       points.length === 1
         ? points[0]!.reason
         : status === "pass"
           ? `all ${points.length} load points pass`
-          : flagged.map((p) => `${p.point}: ${p.reason}`).join("; ");
+          : one
+            ? `all ${points.length} load points: ${flagged[0]!.reason}`
+            : flagged.map((p) => `${p.point}: ${p.reason}`).join("; ");
     return {
       id: g.id,
       slug: g.slug,

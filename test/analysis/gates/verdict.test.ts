@@ -80,6 +80,22 @@ describe("evaluateGates, point-scoped", () => {
     expect(one!.reason).toBe("ok");
   });
 
+  it("says a reason every point shares once, and a streams-only gate is not applicable at non-streamed points", () => {
+    const same = pointGate("G9", {a: {status: "warn", reason: "late"}, b: {status: "warn", reason: "late"}});
+    expect(evaluateGates([same], ctxWith(["a", "b"]))[0]!.reason).toBe("all 2 load points: late");
+    // one point at a lesser status: the flagged one is named, not "all"
+    const mixed = pointGate("G9", {a: {status: "pass", reason: "late"}, b: {status: "warn", reason: "late"}});
+    expect(evaluateGates([mixed], ctxWith(["a", "b"]))[0]!.reason).toBe("b: late");
+    const streams = {...pointGate("G8", {a: {status: "fail", reason: "undercount"}}), streamsOnly: true} as GateDef;
+    const ctx = {
+      config: {},
+      points: [{point: {id: "a"}, totals: {measured: 4, nonStreamed: 4}}]
+    } as unknown as GateContext;
+    expect(evaluateGates([streams], ctx)[0]).toMatchObject({status: "not_applicable"});
+    const streamed = {config: {}, points: [{point: {id: "a"}, totals: {measured: 4, nonStreamed: 0}}]};
+    expect(evaluateGates([streams], streamed as unknown as GateContext)[0]).toMatchObject({status: "fail"});
+  });
+
   it("is not evaluable without load points, never a pass", () => {
     const [r] = evaluateGates([pointGate("G9", {})], ctxWith([]));
     expect(r).toMatchObject({status: "not_evaluable", reason: "no load points", points: []});
