@@ -36,8 +36,12 @@ export function embeddingInputs(body: Record<string, unknown>): string[] | null 
   return null;
 }
 
-/** The answer's JSON text, as the fault option shapes it. */
-export function embeddingAnswer(texts: readonly string[], model: string, o: ScenarioOptions): string {
+/** The answer's JSON text, as the fault option shapes it, and the prompt tokens it reports. */
+export function embeddingAnswer(
+  texts: readonly string[],
+  model: string,
+  o: ScenarioOptions
+): {text: string; promptTokens: number} {
   const data = texts.map((t, index) => {
     const embedding: unknown[] = fakeVector(t, o.embeddingDims);
     if (o.embeddingFault === "nan" && index === 0 && embedding.length > 0) embedding[0] = null; // NaN as JSON sends it
@@ -51,7 +55,10 @@ export function embeddingAnswer(texts: readonly string[], model: string, o: Scen
     model,
     usage: {prompt_tokens: promptTokens, total_tokens: promptTokens}
   });
-  return o.embeddingFault === "truncated_json" ? text.slice(0, Math.floor(text.length / 2)) : text;
+  return {
+    text: o.embeddingFault === "truncated_json" ? text.slice(0, Math.floor(text.length / 2)) : text,
+    promptTokens
+  };
 }
 
 /** Answers one embeddings request (body already parsed) after the embedding time. */
@@ -66,8 +73,8 @@ export function serveEmbeddings(
   if (texts === null) return sendError(400, "input must be a string or a non-empty list of strings");
   if (o.httpStatus !== null) return sendError(o.httpStatus, `scripted HTTP ${o.httpStatus}`);
   const model = typeof body.model === "string" ? body.model : o.model;
-  const text = embeddingAnswer(texts, model, o);
-  env.metrics.promptTokens += texts.reduce((s, t) => s + countWords(t), 0);
+  const {text, promptTokens} = embeddingAnswer(texts, model, o);
+  env.metrics.promptTokens += promptTokens;
   const timer = setTimeout(() => {
     res.writeHead(200, {"content-type": "application/json", "content-length": Buffer.byteLength(text)});
     res.end(text);

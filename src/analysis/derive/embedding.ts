@@ -2,6 +2,7 @@ import type {JsonBody} from "../schema/body.ts";
 import type {RequestRecord} from "../schema/records.ts";
 import {transportOutcome, type Outcome} from "./outcome.ts";
 import type {DerivedRequest} from "./request.ts";
+import {transportTimes} from "./times.ts";
 
 /**
  * Per-request facts of a non-streamed embeddings request (`record.body` present). It has no events and no
@@ -32,14 +33,7 @@ export function deriveEmbedding(r: RequestRecord, body: JsonBody): DerivedReques
     outcome,
     success: outcome === "success",
     nonStreamed: true,
-    tStart: r.tSchedNs ?? r.tDispNs,
-    tSched: r.tSchedNs,
-    tCall: r.attempts?.[0]?.tCallNs ?? r.tCallNs ?? null,
-    tConn: r.tConnNs ?? null,
-    tTls: r.tTlsNs ?? null,
-    tDisp: r.tDispNs,
-    tHdr: r.tHdrNs,
-    tByte1: r.tByte1Ns,
+    ...transportTimes(r),
     tEv1: null,
     tTok1: null,
     tContent1: null,

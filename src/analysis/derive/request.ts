@@ -1,6 +1,7 @@
 import {TOKEN_KINDS, type EventKind, type RequestRecord, type SseEvent} from "../schema/records.ts";
 import {deriveEmbedding} from "./embedding.ts";
 import {transportOutcome, type Outcome} from "./outcome.ts";
+import {transportTimes} from "./times.ts";
 
 /**
  * Per-request facts derived from the raw record: the only place where raw timestamps become
@@ -261,14 +262,7 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     outcome,
     success,
     nonStreamed: false,
-    tStart: r.tSchedNs ?? r.tDispNs,
-    tSched: r.tSchedNs,
-    tCall: r.attempts?.[0]?.tCallNs ?? r.tCallNs ?? null,
-    tConn: r.tConnNs ?? null,
-    tTls: r.tTlsNs ?? null,
-    tDisp: r.tDispNs,
-    tHdr: r.tHdrNs,
-    tByte1: r.tByte1Ns,
+    ...transportTimes(r),
     tEv1: s.tEv1,
     tTok1,
     tContent1: s.tContent1,
