@@ -10,7 +10,7 @@ import {GATE_IDS, GateId, METRIC_IDS, MetricId, RunConfigSpec} from "../../src/a
  * The registries are the one place each gate and metric is defined; the methodology page, tables and
  * JSON are generated from them. These tables are the contract, written by hand: a gate's scope, verdict
  * effect and whether missing evidence makes a run inconclusive follow ../shared/reference/validity-and-faults.md
- * §2 (outcome I = INVALID, N = INCONCLUSIVE, W = disclosed), with InferScope's own gates G28–G30 and its
+ * §2 (outcome I = INVALID, N = INCONCLUSIVE, W = disclosed), with InferScope's own gates G28–G30 and G32 and its
  * deliberate departures noted; units and directions follow metric-definitions.md.
  */
 type GateRow = [
@@ -25,6 +25,8 @@ const GATE_TABLE: Record<string, GateRow> = {
   G1: ["evidence_integrity", "bundle", "I", true, "0 errors"],
   G28: ["run_completion", "bundle", "N", true, "status = complete"],
   G30: ["request_accounting", "bundle", "I", true, "0 lost, 0 duplicated, 0 unplanned"],
+  // issue 17: a shard alone, or shards that did not start together, cannot stand for the experiment
+  G32: ["shard_merge", "bundle", "N", false, "measured phases start within 100 ms of each other"],
   G2: ["success_classification", "point", "W", false, null], // "feeds G3": disclosed, G3 judges
   G3: ["error_rate", "point", "I", true, "≤ 1.0 %"], // max_error_rate 0.01
   G4: ["sample_size", "point", "N", true, "≥ 20 successful requests (min_samples 20, P95 floor 20)"],

@@ -4,6 +4,7 @@ import type {BundleHeader, IngestRecord, RecordAt, RecordVisitors} from "../inge
 import {scoreAnswer} from "../quality/answers.ts";
 import {CaseAccumulator} from "../quality/cases.ts";
 import {pointBlocks, type RunConfig} from "../schema/config.ts";
+import {slicesOf} from "../schema/shard.ts";
 import type {LoadPoint, Manifest} from "../schema/manifest.ts";
 import {
   isFrozenVerdict,
@@ -111,7 +112,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
     const declared = declaredPoints(header.manifest, header.config);
     for (const p of declared)
       this.#points.set(p.id, new PointAccumulator(p, header.config, reducers, options.keepRows));
-    this.#ledger = new RequestLedger(declared);
+    this.#ledger = new RequestLedger(declared, slicesOf(header.manifest));
     this.#config = header.config;
     this.#derive = deriveOptionsOf(header);
     this.#imported = header.manifest?.provenance.kind === "imported";

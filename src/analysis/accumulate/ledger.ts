@@ -5,58 +5,13 @@
  */
 import {isOpenLoop} from "../schema/config.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
-import {IndexTable} from "./indexTable.ts";
+import {localOrdinal, ownCount, owns, WHOLE, type Slice} from "../schema/shard.ts";
+import {EXAMPLES, newBook, ownRange, phaseAccount, type Book, type PhaseAccount, type PlanPhase} from "./book.ts";
 import {appendAll} from "../util/append.ts";
 
-type PlanPhase = "warmup" | "measure";
-const EXAMPLES = 5;
+export type {PhaseAccount} from "./book.ts";
 /** A record's scheduled time may differ from phase start + planned offset by rounding only. */
 const SCHED_TOLERANCE_NS = 1_000;
-
-interface Book {
-  recorded: IndexTable;
-  /** Records whose id is not the collector's form for their own index (imports, hand-built, lookalikes). */
-  otherForm: IndexTable;
-  /** Planned offsets (open loop), from schedule.jsonl. */
-  scheduled: IndexTable;
-  scheduleDuplicates: number;
-  /** The phase's start on the run's clock (phase_start note), the origin of the planned offsets. */
-  startNs: number | null;
-  /** Requests the collector says it planned (plan_end note) and sent (phase_end note). */
-  planEnd: number | null;
-  sent: number | null;
-  notSent: {from: number; to: number; reason: string}[];
-  duplicates: string[];
-  duplicateCount: number;
-  unscheduled: string[];
-  unscheduledCount: number;
-  offSchedule: string[];
-  offScheduleCount: number;
-  firstOffset: number | null;
-}
-
-export interface PhaseAccount {
-  repeat: number;
-  phase: PlanPhase;
-  /** Planned requests: the declared count, the schedule's entries (duration-bound open loop), the sent count (duration-bound closed loop), or null when not recorded. */
-  planned: number | null;
-  plannedFrom: "count" | "schedule" | "phase_end" | "indexes";
-  /** The indexes checked: 0 … end − 1. */
-  end: number;
-  recorded: number;
-  notSent: number;
-  notSentReasons: string[];
-  /** Planned requests with neither a record nor a not-sent note. */
-  unaccounted: number;
-  unaccountedExamples: number[];
-  /** Records beyond the plan (an index the plan never had). */
-  unplanned: number;
-  unplannedExamples: number[];
-  /** Records of an index noted as never sent. */
-  contradicted: number;
-  /** Schedule entries beyond a declared count (open loop). */
-  scheduledBeyondPlan: number;
-}
 
 export interface PointAccount {
   point: string;
@@ -73,6 +28,8 @@ export interface PointAccount {
   planMismatch: string[];
   /** Collected open loop with requests but no schedule entry at all. */
   scheduleMissing: boolean;
+  /** Records (or schedule entries) naming a shard the bundle does not have. */
+  unknownShard: number;
 }
 
 export interface LedgerFacts {
@@ -105,32 +62,37 @@ export class RequestLedger {
   readonly #duplicateIdExamples: string[] = [];
   #stopReason: string | null = null;
   #countsSends = false;
+  readonly #slices: ReadonlyMap<number, Slice>;
+  /** The shard of a record that names none: the bundle's only slice (a shard's own bundle, a whole run). */
+  readonly #defaultShard: number | null;
+  readonly #unknownShard = new Map<string, number>();
 
-  constructor(points: readonly LoadPoint[]) {
+  /** `slices`: what the bundle accounts for (schema/shard.ts slicesOf): the whole run unless sharded. */
+  constructor(points: readonly LoadPoint[], slices: readonly Slice[] = [WHOLE]) {
     this.#declared = new Map(points.map((p) => [p.id, p]));
+    this.#slices = new Map(slices.map((s) => [s.index, s]));
+    this.#defaultShard = slices.length === 1 ? slices[0]!.index : null;
   }
 
-  #book(point: string, repeat: number, phase: PlanPhase): Book {
-    const key = `${point}\u0000${repeat}\u0000${phase}`;
+  get #sharded(): boolean {
+    return this.#slices.size > 1 || (this.#slices.get(this.#defaultShard ?? -1)?.count ?? 1) > 1;
+  }
+
+  /** The book of a record's shard, or null (counted against its point) when the bundle has no such shard. */
+  #bookOf(shard: number | undefined, point: string, repeat: number, phase: PlanPhase): Book | null {
+    const k = shard ?? this.#defaultShard;
+    if (k === null || !this.#slices.has(k)) {
+      this.#unknownShard.set(point, (this.#unknownShard.get(point) ?? 0) + 1);
+      return null;
+    }
+    return this.#book(k, point, repeat, phase);
+  }
+
+  #book(shard: number, point: string, repeat: number, phase: PlanPhase): Book {
+    const key = `${shard}\u0000${point}\u0000${repeat}\u0000${phase}`;
     let b = this.#books.get(key);
     if (b === undefined) {
-      b = {
-        recorded: new IndexTable(false),
-        otherForm: new IndexTable(false),
-        scheduled: new IndexTable(true),
-        scheduleDuplicates: 0,
-        startNs: null,
-        planEnd: null,
-        sent: null,
-        notSent: [],
-        duplicates: [],
-        duplicateCount: 0,
-        unscheduled: [],
-        unscheduledCount: 0,
-        offSchedule: [],
-        offScheduleCount: 0,
-        firstOffset: null
-      };
+      b = newBook(this.#slices.get(shard)!);
       this.#books.set(key, b);
     }
     return b;
@@ -138,6 +100,7 @@ export class RequestLedger {
 
   /** A lifecycle note of the hashed client log (phase_start, plan_end, not_sent, phase_end, interrupt). */
   note(n: {
+    shard?: number | undefined;
     event: string;
     point: string | null;
     repeat: number | null;
@@ -152,7 +115,8 @@ export class RequestLedger {
     }
     const phase = phaseOf(String(n.detail.phase));
     if (n.point === null || n.repeat === null || phase === null) return;
-    const b = this.#book(n.point, n.repeat, phase);
+    const b = this.#bookOf(n.shard, n.point, n.repeat, phase);
+    if (b === null) return;
     const num = (v: unknown): number | null => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : null);
     if (n.event === "phase_start") b.startNs ??= n.tNs;
     else if (n.event === "plan_end") b.planEnd = num(n.detail.scheduled);
@@ -162,41 +126,68 @@ export class RequestLedger {
     } else if (n.event === "not_sent") {
       const from = num(n.detail.from);
       const to = num(n.detail.to);
-      if (from !== null && to !== null && to >= from)
-        b.notSent.push({from, to, reason: typeof n.detail.reason === "string" ? n.detail.reason : "not recorded"});
+      // global ordinals from … to; the shard's own among them
+      const range = from === null || to === null || to < from ? null : ownRange(b.slice, from, to);
+      if (range !== null)
+        b.notSent.push({...range, reason: typeof n.detail.reason === "string" ? n.detail.reason : "not recorded"});
     }
   }
 
   /** One planned send of schedule.jsonl. */
-  schedule(r: {point: string; repeat: number; phase: string; index: number; offsetNs: number}): void {
+  schedule(r: {
+    shard?: number | undefined;
+    point: string;
+    repeat: number;
+    phase: string;
+    index: number;
+    offsetNs: number;
+  }): void {
     const phase = phaseOf(r.phase);
     if (phase === null) return;
-    const b = this.#book(r.point, r.repeat, phase);
-    if (b.scheduled.add(r.index, r.offsetNs) > 1) b.scheduleDuplicates++;
+    const b = this.#bookOf(r.shard, r.point, r.repeat, phase);
+    if (b === null) return;
+    // another shard's ordinal in this shard's schedule is planned beyond this shard's plan
+    if (!owns(b.slice, r.index)) return void b.scheduleForeign++;
+    if (b.scheduled.add(localOrdinal(b.slice, r.index), r.offsetNs) > 1) b.scheduleDuplicates++;
   }
 
   /** One request record of a load point (not of a case suite); `where` locates it (file:line). */
   request(
-    r: {id: string; point: string; repeat: number; phase: string; index: number; tSchedNs: number | null},
+    r: {
+      shard?: number | undefined;
+      id: string;
+      point: string;
+      repeat: number;
+      phase: string;
+      index: number;
+      tSchedNs: number | null;
+    },
     where: string
   ): void {
     const phase = phaseOf(r.phase);
     if (phase === null) return this.requestId(r.id, where);
-    const b = this.#book(r.point, r.repeat, phase);
-    const label = `${r.phase} #${r.index} of repeat ${r.repeat} (${where})`;
-    if (b.recorded.add(r.index) > 1) {
+    const b = this.#bookOf(r.shard, r.point, r.repeat, phase);
+    if (b === null) return this.requestId(r.id, where);
+    if (!owns(b.slice, r.index)) {
+      b.foreignCount++;
+      if (b.foreign.length < EXAMPLES) b.foreign.push(r.index);
+      return this.requestId(r.id, where);
+    }
+    const local = localOrdinal(b.slice, r.index);
+    const label = `${r.phase} #${r.index} of repeat ${r.repeat}${this.#sharded ? ` (shard ${b.slice.index})` : ""} (${where})`;
+    if (b.recorded.add(local) > 1) {
       b.duplicateCount++;
       if (b.duplicates.length < EXAMPLES) b.duplicates.push(label);
     }
     const prefix = canonicalPrefix(r.id, r.point, r.repeat, phase, r.index);
     if (prefix !== null && (this.#prefix ?? prefix) === prefix) this.#prefix = prefix;
     else {
-      b.otherForm.add(r.index);
+      b.otherForm.add(local);
       this.requestId(r.id, where);
     }
     const declared = this.#declared.get(r.point);
     if (declared === undefined || !isOpenLoop(declared.mode) || b.scheduled.distinct === 0) return;
-    const offset = b.scheduled.value(r.index);
+    const offset = b.scheduled.value(local);
     if (Number.isNaN(offset)) {
       b.unscheduledCount++;
       if (b.unscheduled.length < EXAMPLES) b.unscheduled.push(label);
@@ -244,10 +235,14 @@ export class RequestLedger {
       if (!id.startsWith(head)) continue;
       const m = /^(.+)-r(\d+)-([wm])(\d+)$/.exec(id.slice(head.length));
       if (m === null) continue;
-      const b = this.#books.get(`${m[1]}\u0000${Number(m[2])}\u0000${m[3] === "w" ? "warmup" : "measure"}`);
       const index = Number(m[4]);
+      const slice = [...this.#slices.values()].find((x) => owns(x, index));
+      if (slice === undefined) continue;
+      const key = `${slice.index}\u0000${m[1]}\u0000${Number(m[2])}\u0000${m[3] === "w" ? "warmup" : "measure"}`;
+      const b = this.#books.get(key);
+      const local = localOrdinal(slice, index);
       // a collision only when that index has a record with the collector's form of id
-      if (b !== undefined && b.recorded.count(index) > b.otherForm.count(index)) {
+      if (b !== undefined && b.recorded.count(local) > b.otherForm.count(local)) {
         this.#duplicateIds++;
         if (this.#duplicateIdExamples.length < EXAMPLES)
           this.#duplicateIdExamples.push(
@@ -269,33 +264,24 @@ export class RequestLedger {
       offScheduleExamples: [],
       scheduleDuplicates: 0,
       planMismatch: [],
-      scheduleMissing: false
+      scheduleMissing: false,
+      unknownShard: this.#unknownShard.get(p.id) ?? 0
     };
     const open = isOpenLoop(p.mode);
     let scheduled = 0;
     let recordedAll = 0;
-    for (let repeat = 0; repeat < p.repeats; repeat++)
-      for (const phase of ["warmup", "measure"] as const) {
-        const count = phase === "warmup" ? p.warmup : p.requests;
-        const key = `${p.id}\u0000${repeat}\u0000${phase}`;
-        const b = this.#books.get(key);
-        if (count === 0 && (b === undefined || b.recorded.distinct === 0)) continue;
-        const book = b ?? this.#book(p.id, repeat, phase);
-        scheduled += book.scheduled.distinct;
-        recordedAll += book.recorded.distinct;
-        acc.duplicates += book.duplicateCount;
-        appendAll(acc.duplicateExamples, book.duplicates);
-        acc.unscheduled += book.unscheduledCount;
-        appendAll(acc.unscheduledExamples, book.unscheduled);
-        acc.offSchedule += book.offScheduleCount;
-        appendAll(acc.offScheduleExamples, book.offSchedule);
-        acc.scheduleDuplicates += book.scheduleDuplicates;
-        if (open && book.planEnd !== null && book.planEnd !== book.scheduled.distinct)
-          acc.planMismatch.push(
-            `repeat ${repeat} ${phase}: the plan_end note says ${book.planEnd} planned, schedule.jsonl holds ${book.scheduled.distinct}`
-          );
-        acc.phases.push(this.#phaseAccount(book, repeat, phase, count, open));
-      }
+    for (const slice of this.#slices.values())
+      for (let repeat = 0; repeat < p.repeats; repeat++)
+        for (const phase of ["warmup", "measure"] as const) {
+          const declared = phase === "warmup" ? p.warmup : p.requests;
+          const count = declared === null ? null : ownCount(slice, declared);
+          const b = this.#books.get(`${slice.index}\u0000${p.id}\u0000${repeat}\u0000${phase}`);
+          if (count === 0 && (b === undefined || b.recorded.distinct + b.foreignCount === 0)) continue;
+          const book = b ?? this.#book(slice.index, p.id, repeat, phase);
+          scheduled += book.scheduled.distinct;
+          recordedAll += book.recorded.distinct;
+          this.#fold(acc, book, repeat, phase, count, open);
+        }
     acc.scheduleMissing = open && scheduled === 0 && recordedAll > 0;
     acc.duplicateExamples.splice(EXAMPLES);
     acc.unscheduledExamples.splice(EXAMPLES);
@@ -303,87 +289,22 @@ export class RequestLedger {
     return acc;
   }
 
-  #phaseAccount(b: Book, repeat: number, phase: PlanPhase, count: number | null, open: boolean): PhaseAccount {
-    const neverStarted = b.startNs === null && b.recorded.distinct === 0 && this.#stopReason !== null;
-    let planned: number | null;
-    let plannedFrom: PhaseAccount["plannedFrom"];
-    if (count !== null) [planned, plannedFrom] = [count, "count"];
-    else if (open && b.scheduled.distinct > 0) [planned, plannedFrom] = [b.scheduled.distinct, "schedule"];
-    else if (!open && b.sent !== null)
-      [planned, plannedFrom] = [b.sent + coveredCount(b.notSent, Infinity), "phase_end"];
-    else [planned, plannedFrom] = [null, "indexes"];
-    const notSent = merged(
-      neverStarted && planned !== null
-        ? [{from: 0, to: planned - 1, reason: `never started: ${this.#stopReason}`}]
-        : b.notSent
-    );
-    // duration-bound open loop: the planned indexes are the schedule's (dense from 0 when intact)
-    const end = planned ?? maxIndex(b.recorded) + 1;
-    const cover = (i: number): number => {
-      for (const r of notSent) if (i >= r.from && i <= r.to) return r.to + 1;
-      return i;
-    };
-    let recordedIn = 0;
-    let contradicted = 0;
-    let unplanned = 0;
-    const unplannedExamples: number[] = [];
-    for (const i of b.recorded.indexes()) {
-      if (i >= end || (plannedFrom === "schedule" && b.scheduled.count(i) === 0)) {
-        unplanned++;
-        if (unplannedExamples.length < EXAMPLES) unplannedExamples.push(i);
-      } else if (cover(i) > i) contradicted++;
-      else recordedIn++;
-    }
-    const covered = coveredCount(notSent, end);
-    let unaccounted = Math.max(0, end - covered - recordedIn);
-    let unaccountedExamples: number[] = [];
-    if (plannedFrom === "schedule") {
-      unaccounted = 0;
-      for (const i of b.scheduled.indexes())
-        if (b.recorded.count(i) === 0 && cover(i) === i && unaccounted++ < EXAMPLES) unaccountedExamples.push(i);
-    } else unaccountedExamples = b.recorded.firstAbsent(end, cover, EXAMPLES);
-    let beyondPlan = 0;
-    if (open && plannedFrom === "count") for (const i of b.scheduled.indexes()) if (i >= end) beyondPlan++;
-    return {
-      repeat,
-      phase,
-      planned,
-      plannedFrom,
-      end,
-      recorded: b.recorded.distinct,
-      notSent: covered,
-      notSentReasons: [...new Set(notSent.map((r) => r.reason))],
-      unaccounted,
-      unaccountedExamples,
-      unplanned,
-      scheduledBeyondPlan: beyondPlan,
-      unplannedExamples,
-      contradicted
-    };
+  /** Adds one shard's phase to its point's account. */
+  #fold(acc: PointAccount, book: Book, repeat: number, phase: PlanPhase, count: number | null, open: boolean): void {
+    const where = `${this.#sharded ? `shard ${book.slice.index} ` : ""}repeat ${repeat} ${phase}`;
+    acc.duplicates += book.duplicateCount;
+    appendAll(acc.duplicateExamples, book.duplicates);
+    acc.unscheduled += book.unscheduledCount;
+    appendAll(acc.unscheduledExamples, book.unscheduled);
+    acc.offSchedule += book.offScheduleCount;
+    appendAll(acc.offScheduleExamples, book.offSchedule);
+    acc.scheduleDuplicates += book.scheduleDuplicates;
+    if (book.scheduleForeign > 0)
+      acc.planMismatch.push(`${where}: ${book.scheduleForeign} schedule entr(ies) of ordinals another shard owns`);
+    if (open && book.planEnd !== null && book.planEnd !== book.scheduled.distinct)
+      acc.planMismatch.push(
+        `${where}: the plan_end note says ${book.planEnd} planned, schedule.jsonl holds ${book.scheduled.distinct}`
+      );
+    acc.phases.push(phaseAccount(book, {repeat, phase, count, open}, this.#stopReason, this.#sharded));
   }
-}
-
-function maxIndex(t: IndexTable): number {
-  let m = -1;
-  for (const i of t.indexes()) m = i;
-  return m;
-}
-
-/** Not-sent ranges sorted and merged (overlaps counted once). */
-function merged(ranges: readonly {from: number; to: number; reason: string}[]) {
-  const sorted = [...ranges].sort((a, b) => a.from - b.from);
-  const out: {from: number; to: number; reason: string}[] = [];
-  for (const r of sorted) {
-    const last = out.at(-1);
-    if (last !== undefined && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
-    else out.push({...r});
-  }
-  return out;
-}
-
-/** Indexes below `end` that the (merged) ranges cover. */
-function coveredCount(ranges: readonly {from: number; to: number}[], end: number): number {
-  let n = 0;
-  for (const r of merged(ranges.map((x) => ({...x, reason: ""})))) n += Math.max(0, Math.min(r.to + 1, end) - r.from);
-  return n;
 }

@@ -12,7 +12,15 @@ import type {LoadPoint} from "../schema/manifest.ts";
 import {Column, type Samples} from "../stats/column.ts";
 import type {LengthFacts, PrefixCacheFacts} from "../workload/log.ts";
 import type {AnyPointReducer} from "./reducer.ts";
-import {finishRepeat, newRepeat, poolTotals, type RepeatAccum, type RepeatFacts} from "./repeat.ts";
+import {
+  finishRepeat,
+  newRepeat,
+  noteMeasureStart,
+  noteWarmupEnd,
+  poolTotals,
+  type RepeatAccum,
+  type RepeatFacts
+} from "./repeat.ts";
 
 export type {RepeatFacts};
 
@@ -123,7 +131,7 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
     const rep = this.#repeat(r.repeat);
     if (r.phase === "warmup") {
       rep.warmups++;
-      if (d.tEnd !== null) rep.warmupEndMax = Math.max(rep.warmupEndMax, d.tEnd);
+      if (d.tEnd !== null) noteWarmupEnd(rep, r.shard, d.tEnd);
       return this.#row(d, false);
     }
     if (r.phase !== "measure") return this.#row(d, false);
@@ -132,6 +140,7 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
     if (d.nonStreamed) t.nonStreamed++;
     this.#outcomes[d.outcome] = (this.#outcomes[d.outcome] ?? 0) + 1;
     measurementWindow.add(rep.window, d);
+    if (d.timeBase !== "request" && d.tStart !== null) noteMeasureStart(rep, r.shard, d.tStart);
     this.#requestMetrics(rep, d, true);
     if (!d.success) {
       this.#example(d);

@@ -8,7 +8,9 @@ import {median} from "../stats/quantile.ts";
 export interface RepeatAccum {
   totals: PointTotals;
   window: WindowState;
-  warmupEndMax: number;
+  /** Per shard (−1: unsharded): the last warmup end and the first measured start (shards are judged apart). */
+  warmupEnd: Map<number, number>;
+  measureStart: Map<number, number>;
   warmups: number;
   /** Per request metric: the values of this repeat (for the across-repeat stability of its median). */
   columns: Map<string, Column>;
@@ -52,11 +54,26 @@ export const emptyTotals = (point: LoadPoint): PointTotals => ({
   dispatchRate: null
 });
 
+/**
+ * A warmup's end or a measured start, per shard: a shard's warmup must end before its own measured requests
+ * start (another shard's late warmup is extra load, which the shard gate G32 judges).
+ */
+export function noteWarmupEnd(rep: RepeatAccum, shard: number | undefined, tEnd: number): void {
+  const k = shard ?? -1;
+  rep.warmupEnd.set(k, Math.max(rep.warmupEnd.get(k) ?? -Infinity, tEnd));
+}
+
+export function noteMeasureStart(rep: RepeatAccum, shard: number | undefined, tStart: number): void {
+  const k = shard ?? -1;
+  rep.measureStart.set(k, Math.min(rep.measureStart.get(k) ?? Infinity, tStart));
+}
+
 export function newRepeat(point: LoadPoint): RepeatAccum {
   return {
     totals: emptyTotals(point),
     window: measurementWindow.init(),
-    warmupEndMax: -Infinity,
+    warmupEnd: new Map(),
+    measureStart: new Map(),
     warmups: 0,
     columns: new Map()
   };
@@ -92,7 +109,7 @@ export function finishRepeat(
     sustainedInFlight: w.sustainedInFlight,
     interArrivalsS: w.interArrivalsS,
     dispatchGapsS: w.dispatchGapsS,
-    warmupOverlapsMeasure: rep.warmupEndMax > rep.window.tStartMin && rep.warmupEndMax !== -Infinity,
+    warmupOverlapsMeasure: [...rep.warmupEnd].some(([k, end]) => end > (rep.measureStart.get(k) ?? Infinity)),
     warmups: rep.warmups,
     medians
   };

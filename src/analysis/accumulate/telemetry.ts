@@ -9,7 +9,15 @@ export interface ClientFacts {
   loopDelayMaxMs: number | null;
   eluMax: number | null;
   eluMean: number | null;
-  notes: {event: string; tNs: number; detail: Record<string, unknown>}[];
+  /** Lifecycle notes; `shard` names the shard of a merged bundle's note (null otherwise). */
+  notes: {
+    event: string;
+    tNs: number;
+    point: string | null;
+    repeat: number | null;
+    shard: number | null;
+    detail: Record<string, unknown>;
+  }[];
 }
 
 export interface TelemetryFacts {
@@ -37,7 +45,14 @@ export class ClientAccumulator {
   add(r: ClientRecord): void {
     const c = this.facts;
     if (r.kind === "note") {
-      c.notes.push({event: r.event, tNs: r.tNs, detail: r.detail});
+      c.notes.push({
+        event: r.event,
+        tNs: r.tNs,
+        point: r.point,
+        repeat: r.repeat,
+        shard: r.shard ?? null,
+        detail: r.detail
+      });
       return;
     }
     c.samples++;

@@ -14,6 +14,7 @@ function problems(a: PointAccount): string[] {
   if (a.duplicates > 0)
     out.push(`${a.duplicates} request(s) recorded twice: ${list(a.duplicateExamples, a.duplicates)}`);
   if (a.scheduleDuplicates > 0) out.push(`${a.scheduleDuplicates} schedule entr(ies) planned twice`);
+  if (a.unknownShard > 0) out.push(`${a.unknownShard} record(s) of a shard this bundle does not have`);
   appendAll(out, a.planMismatch);
   if (a.unscheduled > 0)
     out.push(`${a.unscheduled} record(s) with no schedule entry: ${list(a.unscheduledExamples, a.unscheduled)}`);
@@ -22,7 +23,7 @@ function problems(a: PointAccount): string[] {
       `${a.offSchedule} scheduled time(s) differ from schedule.jsonl: ${list(a.offScheduleExamples, a.offSchedule)}`
     );
   for (const p of a.phases) {
-    const where = `repeat ${p.repeat} ${p.phase}`;
+    const where = phaseName(p);
     if (p.unplanned > 0)
       out.push(
         `${where}: ${p.unplanned} record(s) beyond the plan of ${p.planned ?? "?"} (index ${list(p.unplannedExamples, p.unplanned)})`
@@ -34,13 +35,16 @@ function problems(a: PointAccount): string[] {
   return out;
 }
 
+const phaseName = (p: PhaseAccount): string =>
+  `${p.shard === null ? "" : `shard ${p.shard} `}repeat ${p.repeat} ${p.phase}`;
+
 function lost(a: PointAccount): {n: number; text: string} {
   const gaps = a.phases.filter((p) => p.unaccounted > 0);
   const n = gaps.reduce((s, p) => s + p.unaccounted, 0);
   const text = gaps
     .map(
       (p) =>
-        `repeat ${p.repeat} ${p.phase}: ${p.unaccounted} ${p.planned === null ? `missing from indexes 0…${p.end - 1}` : `of ${p.planned}`} (index ${list(p.unaccountedExamples, p.unaccounted)})`
+        `${phaseName(p)}: ${p.unaccounted} ${p.planned === null ? `missing from indexes 0…${p.end - 1}` : `of ${p.planned}`} (index ${list(p.unaccountedExamples, p.unaccounted)})`
     )
     .join("; ");
   return {n, text};

@@ -2,7 +2,8 @@ import {isMeasured, type PointReducer} from "../accumulate/reducer.ts";
 import {isOpenLoop, type RunConfig} from "../schema/config.ts";
 import {gammaCdf, gammaTwoSidedP} from "../stats/gamma.ts";
 import {exponentialCdf, ksTest} from "../stats/ks.ts";
-import type {BundleGate, PointGate} from "./types.ts";
+import {concurrencyShare, ownCount, slicesOf, type Slice} from "../schema/shard.ts";
+import type {BundleGate, GateContext, PointGate} from "./types.ts";
 
 /** What the load gates read of a point's requests: schedule coverage, salting, warmup prompts sent again. */
 export interface LoadFacts {
@@ -99,6 +100,24 @@ function traceSchedule(
   return {ok: true, scheduledRate, text: `trace at ${speed}× speed: scheduled ${scheduledRate.toFixed(2)} req/s`};
 }
 
+/** The slice of a bundle that is one shard of several (judged alone), or null. */
+function loneShard(ctx: GateContext): Slice | null {
+  const s = ctx.manifest?.shard;
+  return s !== undefined && s.count > 1 ? {index: s.index, count: s.count} : null;
+}
+
+const SHARD_SHAPE = (s: Slice) =>
+  `shard ${s.index} of ${s.count}: every ${s.count}th arrival of the experiment's schedule, whose shape is judged on the merged bundle`;
+
+/** A lone shard's schedule: its rate is stated, its shape left to the merged bundle (every n-th arrival of a Poisson plan is not Poisson). */
+function shardSchedule(gapsS: readonly number[], s: Slice) {
+  let sum = 0;
+  for (const g of gapsS) sum += g;
+  if (gapsS.length === 0 || sum <= 0) return null;
+  const scheduledRate = gapsS.length / sum;
+  return {ok: true, scheduledRate, text: `${SHARD_SHAPE(s)}: scheduled ${scheduledRate.toFixed(2)} req/s`};
+}
+
 export const achievedLoad: PointGate = {
   id: "G5",
   slug: "achieved_load",
@@ -122,9 +141,11 @@ export const achievedLoad: PointGate = {
     const parts: string[] = [];
     let failed = false;
     let measured = 0;
+    const shard = loneShard(ctx);
     for (const rep of p.repeats) {
       if (!p.openLoop) {
-        const target = p.point.value;
+        // a shard alone holds its share of the concurrency (schema/shard.ts)
+        const target = shard === null ? p.point.value : concurrencyShare(shard, p.point.value);
         const expected = Math.min(target, rep.totals.measured);
         const mean = rep.sustainedInFlight;
         // One wave (no more requests than slots): every request is dispatched in the ramp-up, so the
@@ -142,7 +163,9 @@ export const achievedLoad: PointGate = {
       }
       const shape = p.point.mode === "gamma" ? (p.point.burstiness ?? 1) : 1;
       const schedule =
-        p.point.mode === "trace"
+        shard !== null
+          ? shardSchedule(rep.interArrivalsS, shard)
+          : p.point.mode === "trace"
           ? traceSchedule(rep.interArrivalsS, p.point.value)
           : scheduleMatchesTarget(rep.interArrivalsS, p.point.mode, p.point.value, shape);
       const achieved = rep.totals.dispatchRate;
@@ -226,8 +249,10 @@ export const arrivalFidelity: PointGate = {
     parts.push(lateText);
     const shape = p.point.mode === "gamma" ? (p.point.burstiness ?? 1) : 1;
     const planned = p.repeats.flatMap((r) => r.interArrivalsS);
+    const shard = loneShard(ctx);
     // a trace declares no distribution: its plan is the trace's own timestamps (over the replay speed)
-    if (p.point.mode === "trace")
+    if (shard !== null) parts.push(SHARD_SHAPE(shard));
+    else if (p.point.mode === "trace")
       parts.push("trace replay: the plan is the trace's timestamps, no distribution to test");
     else if (p.point.mode === "rate") {
       if (planned.length > 0) {
@@ -275,13 +300,16 @@ export const warmupExcluded: BundleGate = {
     const overlaps = ctx.points.flatMap((p) =>
       p.repeats.filter((r) => r.warmupOverlapsMeasure).map((r) => `${p.point.id} r${r.repeat}`)
     );
-    // Every repeat that measured something was planned to warm up first with point.warmup requests.
+    // Every repeat that measured something was planned to warm up first with point.warmup requests (a
+    // shard alone: its own of them).
     let planned = 0;
     const short: string[] = [];
+    const slices = slicesOf(ctx.manifest);
     for (const p of ctx.points)
       for (const r of p.repeats) {
-        planned += p.point.warmup;
-        if (r.warmups < p.point.warmup) short.push(`${p.point.id} r${r.repeat}: ${r.warmups}/${p.point.warmup}`);
+        const warmup = slices.reduce((n, s) => n + ownCount(s, p.point.warmup), 0);
+        planned += warmup;
+        if (r.warmups < warmup) short.push(`${p.point.id} r${r.repeat}: ${r.warmups}/${warmup}`);
       }
     const evidence = {warmups, planned, overlaps, short};
     if (overlaps.length > 0)

@@ -5,6 +5,7 @@ import {achievedLoad, arrivalFidelity, scheduleView, warmupExcluded} from "./loa
 import {errorRate, sampleSize, successClassification} from "./requests.ts";
 import {fakeStreaming, reasoningCutoff, streamClose, telemetryCompleteness, ttftRule} from "./streaming.ts";
 import {prefixCache} from "./prefixCache.ts";
+import {shardMerge} from "./shards.ts";
 import {inputLength, multiTokenChunks, outputLength, shortOutputs, tokenAccounting} from "./tokens.ts";
 import type {GateDef} from "./types.ts";
 
@@ -13,6 +14,7 @@ export const GATES: readonly GateDef[] = [
   integrity,
   runCompletion,
   requestAccounting,
+  shardMerge,
   successClassification,
   errorRate,
   sampleSize,

@@ -252,6 +252,11 @@ export const GateSpec = z.strictObject({
     .default(0.01)
     .describe("largest share of a point's time the event loop may run more than max_loop_delay_p99_ms late (G6)"),
   max_dispatch_lag_p99_ms: z.number().positive().default(5),
+  max_shard_start_skew_ms: z
+    .number()
+    .positive()
+    .default(100)
+    .describe("largest spread of the shards' measured-phase starts on the merged timeline (G32)"),
   max_telemetry_missing: z.number().min(0).max(1).default(0.1)
 });
 

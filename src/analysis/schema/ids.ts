@@ -79,7 +79,8 @@ export const GATE_IDS = [
   "G28",
   "G29",
   "G30",
-  "G31"
+  "G31",
+  "G32"
 ] as const;
 export const GateId = z.enum(GATE_IDS);
 export type GateId = z.infer<typeof GateId>;

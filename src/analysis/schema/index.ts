@@ -8,3 +8,4 @@ export * from "./ids.ts";
 export * from "./versions.ts";
 export * from "./experiment.ts";
 export * from "./workload.ts";
+export * from "./shard.ts";

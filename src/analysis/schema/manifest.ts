@@ -2,6 +2,7 @@ import {z} from "zod";
 
 import {LoadMode} from "./config.ts";
 import {DecimalNs, IsoTime, NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
+import {MergeFacts, ShardIdentity} from "./shard.ts";
 import {WorkloadFacts} from "./workload.ts";
 
 export const BundleStatus = z
@@ -264,6 +265,8 @@ export const Manifest = z.strictObject({
   workload: WorkloadFacts.optional().describe(
     "issue 16: the workload's source file and digest, how prompt blocks were sized"
   ),
+  shard: ShardIdentity.optional(),
+  merge: MergeFacts.optional(),
   labels: z.record(z.string(), z.string()),
   environment: Environment,
   provenance: Provenance,

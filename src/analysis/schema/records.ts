@@ -100,6 +100,7 @@ export const ServerTimings = z
 export const RequestRecord = z.strictObject({
   seq: NonNegInt.describe("position in the file, strictly +1 from 0"),
   id: z.string().min(1).describe("request id (also sent as X-Request-ID)"),
+  shard: NonNegInt.optional().describe("issue 17: merged bundles: the shard that captured this record"),
   point: Slug.describe("load point id from manifest.loadPoints"),
   repeat: NonNegInt,
   index: NonNegInt.describe("position in the load point's plan for this repeat"),
@@ -177,13 +178,15 @@ export const ScheduleRecord = z.strictObject({
   index: NonNegInt,
   phase: Phase,
   offsetNs: RelNs.describe("planned send time relative to the start of this load point's repeat"),
-  requestId: z.string()
+  requestId: z.string(),
+  shard: NonNegInt.optional().describe("issue 17: merged bundles: the shard that captured this record"),
 });
 export type ScheduleRecord = z.infer<typeof ScheduleRecord>;
 
 export const ClientSample = z.strictObject({
   seq: NonNegInt,
   kind: z.literal("loop"),
+  shard: NonNegInt.optional().describe("issue 17: merged bundles: the shard that captured this record"),
   tNs: RelNs,
   windowNs: NonNegInt.describe("length of the sampling window"),
   loopDelayP50Ms: z.number().nonnegative().nullable(),
@@ -205,6 +208,7 @@ export const ClientSample = z.strictObject({
 export const ClientNote = z.strictObject({
   seq: NonNegInt,
   kind: z.literal("note"),
+  shard: NonNegInt.optional().describe("issue 17: merged bundles: the shard that captured this record"),
   tNs: RelNs,
   event: z
     .string()
