@@ -29,7 +29,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/score.ts"),
   () => import("./commands/sign.ts"),
   () => import("./commands/export.ts"),
-  () => import("./commands/experiment.ts")
+  () => import("./commands/experiment.ts"),
+  () => import("./commands/merge.ts")
 ];
 
 export const EXIT_HELP = `

@@ -15,6 +15,10 @@ import {defaultEffects, type Effects} from "../effects.ts";
 import {createPacer} from "../load/pacer.ts";
 import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
+import type {ShardRun} from "../run/context.ts";
+import {shardProblem} from "../run/shard.ts";
+import {workersCommand} from "./workers.ts";
+import {parseSlice} from "../../src/analysis/schema/shard.ts";
 import type {ProbeJudge} from "../run/context.ts";
 import {createProgress, silentProgress} from "../load/progress.ts";
 import type {Pacer} from "../load/pacer.ts";
@@ -33,6 +37,14 @@ export interface CollectCliOptions {
   /** Sign the sealed manifest with this Ed25519 private key (PEM) as `signer`. */
   sign?: string;
   signer?: string;
+  /** Issue 17: run shard K of N (`K/N`, K from 0). */
+  shard?: string;
+  /** Issue 17: run as one of N shards, the index from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job). */
+  shards?: string;
+  /** Issue 17: the absolute time every shard starts its load at (ISO 8601 or Unix ms). */
+  startAt?: string;
+  /** Issue 17: run N shards as child processes on this host and merge them. */
+  workers?: string;
 }
 
 export interface CollectDeps {
@@ -117,6 +129,12 @@ export async function collectCommand(
         .filter((s) => s !== "")
     };
   if (o.skipHeavy) config = {...config, suite_options: {...suiteOptions(config), skip_heavy: true}};
+  if (o.workers !== undefined) return workers(o, config, io, fx);
+  const shard = shardOption(o, fx.env);
+  if (shard !== null) {
+    const problem = shardProblem(config, shard.slice.count);
+    if (problem !== null) throw new CliError(`--shard: ${problem}`, {exitCode: EXIT.usage});
+  }
   const progress = o.progress === false ? silentProgress : createProgress(io.err, fx.clock);
   const outcome = await collect({
     config,
@@ -126,7 +144,8 @@ export async function collectCommand(
     outParent: o.out ?? null,
     hostLabel: o.hostLabel ?? null,
     progress,
-    judgeProbe: probeJudge(config)
+    judgeProbe: probeJudge(config),
+    shard
   });
   const dir = resolve(outcome.dir);
   if (outcome.writeFailure !== null) {
@@ -150,6 +169,70 @@ export async function collectCommand(
     throw new CliError(`verdict ${report.verdict}: see \`inferscope analyze ${dir}\``, {exitCode: EXIT.notValid});
 }
 
+/** `--workers N`: N local shards of the config, merged (its checks first, so that no child is started in vain). */
+async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effects): Promise<void> {
+  const n = Number(o.workers);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new CliError(`--workers: expected a whole number 1 … 256, got "${o.workers}"`, {exitCode: EXIT.usage});
+  if (o.shard !== undefined || o.shards !== undefined || o.sign !== undefined || o.suites !== undefined)
+    throw new CliError("--workers runs its own shards: drop --shard, --shards, --sign and --suites", {
+      exitCode: EXIT.usage
+    });
+  const problem = shardProblem(config, n);
+  if (problem !== null) throw new CliError(`--workers: ${problem}`, {exitCode: EXIT.usage});
+  if (o.startAt !== undefined) parseStartAt(o.startAt);
+  await workersCommand(
+    {
+      config: o.config!,
+      workers: n,
+      ...(o.out === undefined ? {} : {out: o.out}),
+      ...(o.startAt === undefined ? {} : {startAt: o.startAt}),
+      ...(o.hostLabel === undefined ? {} : {hostLabel: o.hostLabel})
+    },
+    io,
+    fx
+  );
+}
+
+/** "2026-12-02T10:00:00Z" or Unix milliseconds → ms; a CliError naming the value otherwise. */
+export function parseStartAt(text: string): number {
+  const ms = /^\d{12,}$/.test(text.trim()) ? Number(text.trim()) : Date.parse(text);
+  if (!Number.isFinite(ms) || !/\d{4}-\d{2}-\d{2}T|^\s*\d{12,}\s*$/.test(text))
+    throw new CliError(`--start-at: expected an ISO 8601 time (2026-12-02T10:00:00Z) or Unix ms, got "${text}"`, {
+      exitCode: EXIT.usage
+    });
+  return ms;
+}
+
+/** The shard this run is (--shard K/N, or --shards N with the index from $JOB_COMPLETION_INDEX), or null. */
+export function shardOption(o: CollectCliOptions, env: Readonly<Record<string, string | undefined>>): ShardRun | null {
+  if (o.shard !== undefined && o.shards !== undefined)
+    throw new CliError("give --shard K/N or --shards N, not both", {exitCode: EXIT.usage});
+  const text =
+    o.shard ??
+    (o.shards === undefined
+      ? null
+      : env.JOB_COMPLETION_INDEX === undefined
+        ? (() => {
+            throw new CliError("--shards N takes the shard index from $JOB_COMPLETION_INDEX, which is not set", {
+              exitCode: EXIT.usage
+            });
+          })()
+        : `${env.JOB_COMPLETION_INDEX}/${o.shards}`);
+  if (text === null) {
+    if (o.startAt !== undefined) throw new CliError("--start-at needs --shard or --shards", {exitCode: EXIT.usage});
+    return null;
+  }
+  const slice = parseSlice(text);
+  if (typeof slice === "string") throw new CliError(`--shard: ${slice}`, {exitCode: EXIT.usage});
+  if (slice.count > 1 && o.startAt === undefined)
+    throw new CliError(
+      "a sharded run needs --start-at TIME: every shard starts its load then, and it names the experiment",
+      {exitCode: EXIT.usage}
+    );
+  return {slice, startAtMs: o.startAt === undefined ? null : parseStartAt(o.startAt)};
+}
+
 export function register(program: Command): void {
   program
     .command("collect")
@@ -166,6 +249,13 @@ export function register(program: Command): void {
     .option("--skip-heavy", "skip the heavy cases 05/06/07/09 (quality cases are never skipped)")
     .option("--sign <key>", "sign the sealed manifest with this Ed25519 private key (PEM; see `keygen`)")
     .option("--signer <name>", "the signer's name, as in evidence/allowed_signers")
+    .option("--shard <K/N>", "run shard K of N of the experiment (K from 0): its slice of every phase's plan")
+    .option("--shards <N>", "run one of N shards, the index from $JOB_COMPLETION_INDEX (Kubernetes Indexed Job)")
+    .option("--workers <n>", "split the experiment over N collector processes on this host, then merge them")
+    .option(
+      "--start-at <time>",
+      "sharded runs: every shard warms up, then starts its measured load at this time (ISO 8601 or Unix ms)"
+    )
     .action(async (o: CollectCliOptions) => collectCommand(o, defaultIo()));
   program
     .command("seal")

@@ -1,3 +1,4 @@
+import {globalOrdinal, ownCount, WHOLE, type Slice} from "../../src/analysis/schema/shard.ts";
 import type {Clock} from "../effects.ts";
 import {Semaphore, type RunControl} from "./control.ts";
 import type {Pacer} from "./pacer.ts";
@@ -21,34 +22,46 @@ const rel = (ctx: PhaseContext, t: bigint) => Number(t - ctx.origin);
  * Closed loop: exactly `concurrency` requests in flight. The first `concurrency` requests are scheduled
  * at the phase start; every later one at the moment its slot freed (its predecessor's end time, tEndNs)
  * and is sent right away (the gap shows as dispatch lag). Stops after `count` requests or, duration-bound, when no new request may start.
+ * A shard (`slice`) sends only its own ordinals of the `count` (k, k + n, …), with its own `concurrency`.
  * Returns the number dispatched.
  */
 export async function runClosedLoop(
   ctx: PhaseContext,
-  o: {concurrency: number; count: number | null; durationNs: number | null}
+  o: {concurrency: number; count: number | null; durationNs: number | null; slice?: Slice}
 ): Promise<number> {
+  const slice = o.slice ?? WHOLE;
   const start = ctx.clock.nowNs();
   const deadline = o.durationNs === null ? null : start + BigInt(Math.round(o.durationNs));
+  const own = o.count === null ? null : ownCount(slice, o.count);
   let next = 0;
   const worker = async () => {
     let tSched = rel(ctx, start);
     for (;;) {
       if (ctx.control.stopped) return;
-      if (o.count !== null && next >= o.count) return;
+      if (own !== null && next >= own) return;
       if (deadline !== null && ctx.clock.nowNs() >= deadline) return;
-      const i = next++;
+      const i = globalOrdinal(slice, next++);
       tSched = await ctx.send(i, tSched);
     }
   };
   // one worker per request that can be in flight: never more than the requests planned (size nothing by a
   // number the user typed beyond what is needed)
-  const workers = o.count === null ? o.concurrency : Math.min(o.concurrency, o.count);
+  const workers = own === null ? o.concurrency : Math.min(o.concurrency, own);
   await Promise.all(Array.from({length: workers}, worker));
   return next;
 }
 
-/** Where an open loop takes its planned offsets from: the next one, or undefined at the end of the plan. */
-export type OffsetSource = readonly number[] | (() => Promise<number | undefined>);
+/** One planned send: its ordinal in the phase's plan and its offset from the phase start (ns). */
+export interface PlannedSend {
+  index: number;
+  offsetNs: number;
+}
+
+/**
+ * Where an open loop takes its planned sends from: a list of offsets (ordinal = position), or the next
+ * planned send pulled from a plan, undefined at its end.
+ */
+export type OffsetSource = readonly number[] | (() => Promise<PlannedSend | undefined>);
 
 /**
  * Open loop: request i is due at phase start + offset i (from a list, or pulled one at a time from a
@@ -74,8 +87,9 @@ export async function runOpenLoop(
   let dispatched = 0;
   for (let i = 0; ; i++) {
     if (ctx.control.stopped) break;
-    const offset = list !== null ? list[i] : await pull!();
-    if (offset === undefined) break;
+    const planned = list !== null ? (i < list.length ? {index: i, offsetNs: list[i]!} : undefined) : await pull!();
+    if (planned === undefined) break;
+    const offset = planned.offsetNs;
     await Promise.race([o.pacer.waitUntil(t0 + BigInt(offset)), stopped]);
     if (ctx.control.stopped) break;
     if (slots) {
@@ -83,7 +97,7 @@ export async function runOpenLoop(
       if (ctx.control.stopped) break;
     }
     dispatched++;
-    const p: Promise<void> = ctx.send(i, base + offset).then(() => {
+    const p: Promise<void> = ctx.send(planned.index, base + offset).then(() => {
       slots?.release();
       pending.delete(p);
     });

@@ -1,4 +1,5 @@
 import type {RunConfig, SearchSpec} from "../../src/analysis/schema/config.ts";
+import type {Slice} from "../../src/analysis/schema/shard.ts";
 import type {LoadPoint, Manifest, RequestRecord} from "../../src/analysis/schema/index.ts";
 import type {Gsm8kSource} from "../cases/gsm8k.ts";
 import type {SuiteSetup} from "../cases/suite.ts";
@@ -58,6 +59,14 @@ export interface CollectOptions {
    * the server an experiment launched.
    */
   attachments?: () => Promise<{name: string; text: string}[]>;
+  /** Issue 17: this run is one shard of an experiment (`--shard K/N`), started at `startAtMs` (wall, ms). */
+  shard?: ShardRun | null;
+}
+
+/** Which shard of an experiment a run is, and the absolute time all shards start their load at. */
+export interface ShardRun {
+  slice: Slice;
+  startAtMs: number | null;
 }
 
 export interface CollectOutcome {

@@ -2,6 +2,8 @@ import {join} from "node:path";
 
 import {loadBlocks} from "../../src/analysis/schema/config.ts";
 import {FILE_NAMES, ROLE_BY_NAME, type Manifest, type RequestRecord} from "../../src/analysis/schema/index.ts";
+import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
 import {finishBundle, DRAFT_FILE} from "../bundle/finish.ts";
 import {releaseLock, takeLock} from "../bundle/lock.ts";
 import {isoOf} from "../bundle/manifest.ts";
@@ -20,7 +22,9 @@ import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
 import {runPoints} from "./points.ts";
+import type {PlannedPoint} from "../load/plan.ts";
 import {startTelemetry} from "./telemetry.ts";
+import {shardIdentity, waitForStart} from "./shard.ts";
 import {withTimeout} from "./timeout.ts";
 
 const PROBE_TIMEOUT_MS = 120_000;
@@ -34,12 +38,14 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const probe = await probeTarget(c);
   const facts = await hostFacts(c, probe);
   const {prompt, built} = await prepareWorkload(c, probe);
-  const id = bundleIdentity(c);
+  const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
+  const shard = c.shard ? await shardIdentity(c.fx, c.shard, sha256Hex(resolvedYaml)) : null;
+  const id = bundleIdentity(c, shard);
   const workload = await loadWorkload(c, probe, prompt, id.bundleId);
   await createBundleFolder(c, id.dir);
-  const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
   const environment = environmentOf(c, probe, facts, prompt);
   const draft = await draftManifest(c, {bundleId: id.bundleId, resolvedYaml, environment, workload: workload.facts});
+  if (shard !== null) draft.shard = shard;
   await writeOrFail(id.dir, async () => {
     await c.fx.files.writeAtomic(join(id.dir, FILE_NAMES.config), resolvedYaml);
     await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
@@ -53,10 +59,13 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const samplers = startTelemetry(c, writer, probe, anchors);
   try {
     // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
-    await runPoints(c, writer, workload, probe, id.bundleId, id.runId, async (p) => {
+    // a shard warms up, then waits for the experiment's start time: the measured phases start together
+    const beforeMeasure = shard === null ? null : () => waitForStart(c, writer, shard);
+    const onPointAdded = async (p: PlannedPoint) => {
       draft.loadPoints.push(p.point);
       await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
-    });
+    };
+    await runPoints(c, writer, workload, probe, id.bundleId, id.runId, onPointAdded, beforeMeasure);
     if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, id), built);
     await samplers.lastScrape();
   } catch (e) {
@@ -153,15 +162,18 @@ async function loadWorkload(
   }
 }
 
-/** The bundle's name (date, host, model, name, short id) and folder. */
-function bundleIdentity(c: RunContext): BundleIdentity {
-  const runId = shortId();
+/**
+ * The bundle's name (date, host, model, name, short id) and folder. The shards of one experiment share the
+ * run id (from the plan's digest), so their request ids are one run's; each shard's name says which it is.
+ */
+function bundleIdentity(c: RunContext, shard: ShardIdentity | null): BundleIdentity {
+  const runId = shard === null ? shortId() : shard.planSha256.slice(0, 6);
   const host = c.hostLabel ?? c.fx.hostname();
   const bundleId = bundleName({
     wallMs: c.startWall,
     host,
     model: c.config.target.model,
-    name: c.config.name,
+    name: shard === null ? c.config.name : `${c.config.name}-shard${shard.index}of${shard.count}`,
     id: runId
   });
   return {bundleId, runId, dir: join(c.outParent ?? c.config.output.dir, bundleId)};

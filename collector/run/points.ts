@@ -1,5 +1,6 @@
 import {isOpenLoop} from "../../src/analysis/schema/config.ts";
 import type {RequestRecord} from "../../src/analysis/schema/index.ts";
+import {concurrencyShare, globalOrdinal, ownCount, WHOLE} from "../../src/analysis/schema/shard.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 import type {ServerProbe} from "../env/probe.ts";
 import {runClosedLoop, runOpenLoop, type PhaseContext} from "../load/dispatch.ts";
@@ -38,6 +39,8 @@ interface PointsRun {
   recording: Set<Promise<void>>;
   /** A search probe's measured records, kept while it runs (bounded by the probe's request count). */
   capture: {point: string; records: Omit<RequestRecord, "seq">[]} | null;
+  /** Awaited once, before the first measured phase (a shard waits there for the experiment's start time). */
+  beforeMeasure: (() => Promise<void>) | null;
 }
 
 /**
@@ -52,7 +55,8 @@ export async function runPoints(
   probe: ServerProbe,
   bundleId: string,
   runId: string,
-  onPointAdded: (p: PlannedPoint) => Promise<void> = async () => undefined
+  onPointAdded: (p: PlannedPoint) => Promise<void> = async () => undefined,
+  beforeMeasure: (() => Promise<void>) | null = null
 ): Promise<void> {
   const pacer = c.pacer(() => c.fx.clock.nowNs());
   const progress = c.progress ?? silentProgress;
@@ -66,7 +70,8 @@ export async function runPoints(
     progress,
     pacer,
     recording: new Set(),
-    capture: null
+    capture: null,
+    beforeMeasure
   };
   const fixed = [...c.points];
   const searches = planSearches(c.config);
@@ -101,6 +106,12 @@ async function runPoint(run: PointsRun, planned: PlannedPoint, cooldownAfter: bo
     for (const phase of ["warmup", "measure"] as const) {
       if (control.stopped) break;
       if (phase === "warmup" && point.warmup === 0) continue;
+      if (phase === "measure" && run.beforeMeasure !== null) {
+        const wait = run.beforeMeasure;
+        run.beforeMeasure = null;
+        await wait();
+        if (control.stopped) break;
+      }
       await runPhase(run, planned, repeat, phase);
     }
     writer.note(c.rel(), "repeat_end", {}, point.id, repeat);
@@ -127,6 +138,7 @@ async function runPhase(run: PointsRun, planned: PlannedPoint, repeat: number, p
     send: sender(run, planned, repeat, phase)
   };
   let sent: number;
+  const slice = c.shard?.slice ?? WHOLE;
   const sessions = c.config.workload.source?.kind === "sessions" ? c.config.workload.source : null;
   if (sessions !== null && count !== null) {
     progress.start(label, count, null);
@@ -145,13 +157,21 @@ async function runPhase(run: PointsRun, planned: PlannedPoint, repeat: number, p
     progress.start(label, count, durationS);
     writer.note(c.rel(), "phase_start", {phase}, point.id, repeat);
     sent = await runClosedLoop(phaseCtx, {
-      concurrency: point.value,
+      concurrency: concurrencyShare(slice, point.value),
       count,
-      durationNs: durationS === null ? null : durationS * 1e9
+      durationNs: durationS === null ? null : durationS * 1e9,
+      slice
     });
-    // every planned request is accounted for: those a stop kept from being sent are noted as such
-    if (count !== null && sent < count)
-      writer.note(c.rel(), "not_sent", notSent(phase, sent, count - 1, c.control), point.id, repeat);
+    // every planned request is accounted for: those a stop kept from being sent are noted as such (a
+    // shard's unsent are its own ordinals from the next one on)
+    if (count !== null && sent < ownCount(slice, count))
+      writer.note(
+        c.rel(),
+        "not_sent",
+        notSent(phase, globalOrdinal(slice, sent), count - 1, c.control),
+        point.id,
+        repeat
+      );
   } else sent = await runOpenPhase(run, planned, repeat, phase, phaseCtx, label);
   await Promise.all(run.recording);
   progress.end();
@@ -181,8 +201,10 @@ async function runOpenPhase(
           seed: block.seed + repeat + (phase === "warmup" ? WARMUP_SEED_OFFSET : 0),
           ...(count === null ? {durationS: durationS!} : {count})
         });
+  const slice = c.shard?.slice ?? WHOLE;
   const plan = planStream({
     offsets,
+    slice,
     append: (offsetNs, index) =>
       writer.schedule.append({
         point: point.id,
@@ -198,15 +220,22 @@ async function runOpenPhase(
   run.progress.start(label, count, count === null ? durationS : null);
   const sent = await runOpenLoop(phaseCtx, {
     offsetsNs: () => plan.next(),
-    maxConcurrency: point.maxConcurrency,
+    maxConcurrency: point.maxConcurrency === null ? null : concurrencyShare(slice, point.maxConcurrency),
     pacer: run.pacer,
     onStart: (t0) => writer.note(c.rel(t0), "phase_start", {phase, scheduled: count ?? null}, point.id, repeat)
   });
   writer.note(c.rel(), "plan_end", {phase, scheduled: plan.written}, point.id, repeat);
-  // a declared count is the plan even where a stop kept the schedule from being written to its end
-  const plannedCount = count ?? plan.written;
+  // a declared count is the plan even where a stop kept the schedule from being written to its end (a
+  // shard's plan: its own ordinals of it)
+  const plannedCount = count === null ? plan.written : ownCount(slice, count);
   if (sent < plannedCount)
-    writer.note(c.rel(), "not_sent", notSent(phase, sent, plannedCount - 1, c.control), point.id, repeat);
+    writer.note(
+      c.rel(),
+      "not_sent",
+      notSent(phase, globalOrdinal(slice, sent), globalOrdinal(slice, plannedCount - 1), c.control),
+      point.id,
+      repeat
+    );
   return sent;
 }
 

@@ -28,11 +28,40 @@ describe("planStream", () => {
       // the offset handed out is already on disk (flushed)
       expect(out.length).toBeLessThan(flushed);
       expect(written.length - out.length).toBeLessThanOrEqual(8);
-      out.push(t);
+      expect(t.index).toBe(out.length);
+      out.push(t.offsetNs);
     }
     expect(out).toEqual(arrivalOffsetsNs({mode: "poisson", rate: 100, burstiness: 1, seed: 3, count: 25}));
     expect(plan.written).toBe(25);
     expect(flushes).toBeGreaterThan(2);
+  });
+
+  it("a shard's plan is its slice of the global plan: the same offsets at the ordinals i ≡ k (mod n)", async () => {
+    const spec = {mode: "poisson" as const, rate: 50, burstiness: 1, seed: 9, count: 23};
+    const global = arrivalOffsetsNs(spec);
+    const shards = [];
+    for (let k = 0; k < 4; k++) {
+      const appended: [number, number][] = [];
+      const plan = planStream({
+        offsets: arrivalOffsets(spec),
+        append: (t, i) => void appended.push([i, t]),
+        flush: async () => undefined,
+        ahead: 4,
+        slice: {index: k, count: 4}
+      });
+      await plan.prime();
+      const sent: [number, number][] = [];
+      for (let p = await plan.next(); p !== undefined; p = await plan.next()) sent.push([p.index, p.offsetNs]);
+      expect(sent).toEqual(appended); // what is sent is what the schedule holds
+      expect(plan.written).toBe(sent.length);
+      expect(plan.generated).toBe(23);
+      shards.push(sent);
+    }
+    // 23 ordinals over 4 shards: 6, 6, 6, 5 — together exactly the global plan
+    expect(shards.map((s) => s.length)).toEqual([6, 6, 6, 5]);
+    expect(shards[1]!.slice(0, 2).map(([i]) => i)).toEqual([1, 5]);
+    const union = shards.flat().sort((a, b) => a[0] - b[0]);
+    expect(union).toEqual(global.map((t, i) => [i, t]));
   });
 
   it("holds at most `ahead` offsets while a long plan is pulled", async () => {

@@ -1,0 +1,107 @@
+/**
+ * `collect --workers N` (issue 17): one experiment split over N collector processes on this host — each a
+ * shard (`collect --shard k/N`, the same entry point a Kubernetes pod runs), all starting their measured load
+ * at one time — then merged into one bundle. The shard bundles are kept (evidence) beside it, under
+ * `<out>/shards/`, where the site does not list them as runs of their own.
+ */
+import {spawn} from "node:child_process";
+import {join} from "node:path";
+import {fileURLToPath} from "node:url";
+
+import {CliError, EXIT} from "../cliError.ts";
+import type {Effects} from "../effects.ts";
+import type {Io} from "./io.ts";
+import {mergeCommand} from "./merge.ts";
+
+/** Default time from launch to the measured start: the children start, probe and warm up before it. */
+export const WORKERS_START_DELAY_MS = 10_000;
+
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+
+/** The arguments of shard k's `collect` (the parent's own options passed on). */
+export function shardArgs(o: {
+  config: string;
+  out: string;
+  k: number;
+  n: number;
+  startAt: string;
+  hostLabel?: string | undefined;
+}): string[] {
+  return [
+    "collect",
+    "--config",
+    o.config,
+    "--out",
+    o.out,
+    "--no-progress",
+    "--shard",
+    `${o.k}/${o.n}`,
+    "--start-at",
+    o.startAt,
+    ...(o.hostLabel === undefined ? [] : ["--host-label", o.hostLabel])
+  ];
+}
+
+/** Runs one shard as a child process; its stderr lines reach ours prefixed with the shard. */
+function runShard(args: readonly string[], k: number, io: Io) {
+  const child = spawn(process.execPath, [CLI, ...args], {stdio: ["ignore", "pipe", "pipe"], env: process.env});
+  let out = "";
+  let partial = "";
+  child.stdout.on("data", (b: Buffer) => (out += b.toString("utf8")));
+  child.stderr.on("data", (b: Buffer) => {
+    const lines = (partial + b.toString("utf8")).split("\n");
+    partial = lines.pop()!;
+    for (const l of lines) io.err.info(`[shard ${k}] ${l}`);
+  });
+  const exit = new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? EXIT.internal)));
+  return {child, exit, dir: () => out.trim().split("\n").pop() ?? ""};
+}
+
+/**
+ * Runs N shards of the config and merges them; returns the merged bundle's folder (exit codes as `collect`,
+ * with 4 for a merged run that is not VALID). A shard that fails to collect stops the merge (its code).
+ */
+export async function workersCommand(
+  o: {config: string; out?: string; workers: number; startAt?: string; hostLabel?: string},
+  io: Io,
+  fx: Effects
+): Promise<string> {
+  const n = o.workers;
+  const out = o.out ?? "evidence";
+  const startAt = o.startAt ?? String(fx.clock.wallMs() + WORKERS_START_DELAY_MS);
+  const shardsDir = join(out, "shards");
+  io.err.info(
+    `${n} workers: shards in ${shardsDir}, measured load from ${new Date(Number(startAt) || Date.parse(startAt)).toISOString()}`
+  );
+  const runs = Array.from({length: n}, (_, k) =>
+    runShard(shardArgs({config: o.config, out: shardsDir, k, n, startAt, hostLabel: o.hostLabel}), k, io)
+  );
+  // a stop reaches every shard, which seals what it captured as interrupted
+  const offSignals = fx.signals.on((sig) => {
+    for (const r of runs) r.child.kill(sig as NodeJS.Signals);
+  });
+  let codes: number[];
+  try {
+    codes = await Promise.all(runs.map((r) => r.exit));
+  } finally {
+    offSignals();
+  }
+  const failed = codes.findIndex((c) => c !== EXIT.ok && c !== EXIT.notValid && c !== EXIT.interrupted);
+  if (failed >= 0)
+    throw new CliError(`shard ${failed} of ${n} exited ${codes[failed]}: nothing merged (see its messages above)`, {
+      exitCode: codes[failed]!
+    });
+  const dir = await mergeCommand(
+    runs.map((r) => r.dir()),
+    {out},
+    io,
+    fx
+  ).catch((e: unknown) => {
+    if (e instanceof CliError && codes.includes(EXIT.interrupted) && e.exitCode === EXIT.notValid)
+      throw new CliError(`interrupted: the shards were sealed as interrupted and merged`, {exitCode: EXIT.interrupted});
+    throw e;
+  });
+  if (codes.includes(EXIT.interrupted))
+    throw new CliError("interrupted: the shards were sealed as interrupted and merged", {exitCode: EXIT.interrupted});
+  return dir;
+}

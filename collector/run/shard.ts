@@ -1,0 +1,75 @@
+/**
+ * A run as one shard of an experiment (issue 17): its identity in the manifest, and the wait for the
+ * experiment's absolute start time.
+ */
+import {isSearchBlock, loadBlocks, type RunConfig} from "../../src/analysis/schema/config.ts";
+import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
+import {sha256Hex} from "../../src/io/hash.ts";
+import {isoOf} from "../bundle/manifest.ts";
+import type {Effects} from "../effects.ts";
+import {probeTimeSync} from "../env/timeSync.ts";
+import type {BundleWriter} from "../writer/bundleWriter.ts";
+import type {RunContext, ShardRun} from "./context.ts";
+
+/**
+ * The experiment's plan digest: the resolved config (every setting that decides what is sent), the number
+ * of shards and the start time — equal on every shard of one experiment, different for any other.
+ */
+export function planDigest(configSha256: string, count: number, startAtMs: number | null): string {
+  return sha256Hex(JSON.stringify({config: configSha256, shards: count, startAt: startAtMs}));
+}
+
+/**
+ * Why a config cannot be split into `count` shards, or null. A search decides each probe from the one before
+ * (one client must see them all); a case suite and conversations are not sliced by ordinal (not yet
+ * supported); every closed-loop shard needs at least one request in flight.
+ */
+export function shardProblem(config: RunConfig, count: number): string | null {
+  if (count === 1) return null;
+  if ((config.suites ?? []).length > 0) return "a case suite cannot be sharded (not yet supported): run it unsharded";
+  if (config.workload.source?.kind === "sessions")
+    return "a sessions workload cannot be sharded yet (a conversation must stay on one shard): run it unsharded";
+  for (const [i, b] of loadBlocks(config).entries()) {
+    if (isSearchBlock(b)) return `load[${i}]: a load search cannot be sharded (each probe is chosen from the last)`;
+    if (b.mode === "concurrency") {
+      const low = b.values.find((v) => v < count);
+      if (low !== undefined)
+        return `load[${i}]: concurrency ${low} is below the shard count ${count}: a shard would send nothing`;
+    }
+    if (b.max_concurrency !== undefined && b.max_concurrency < count)
+      return `load[${i}]: max_concurrency ${b.max_concurrency} is below the shard count ${count}`;
+  }
+  return null;
+}
+
+/** The shard's identity as the manifest records it (the start's lateness is filled in when it starts). */
+export async function shardIdentity(fx: Effects, shard: ShardRun, configSha256: string): Promise<ShardIdentity> {
+  const {index, count} = shard.slice;
+  return {
+    index,
+    count,
+    planSha256: planDigest(configSha256, count, shard.startAtMs),
+    startAt: shard.startAtMs === null ? null : isoOf(shard.startAtMs),
+    startLateNs: null,
+    timeSync: await probeTimeSync(fx.exec)
+  };
+}
+
+/**
+ * Waits for the experiment's start time (wall clock, mapped once onto the monotonic clock), then notes how
+ * late the load began. A shard that reaches it after the time has passed starts at once, late.
+ */
+export async function waitForStart(c: RunContext, writer: BundleWriter, shard: ShardIdentity): Promise<void> {
+  const startAtMs = c.shard?.startAtMs ?? null;
+  if (startAtMs === null) return;
+  const waitMs = startAtMs - c.fx.clock.wallMs();
+  const target = c.fx.clock.nowNs() + BigInt(Math.round(waitMs * 1e6));
+  if (waitMs > 0) {
+    c.fx.log.info(
+      `shard ${shard.index} of ${shard.count}: waiting ${(waitMs / 1000).toFixed(1)} s for ${shard.startAt}`
+    );
+    await Promise.race([c.pacer(() => c.fx.clock.nowNs()).waitUntil(target), c.control.onStop()]);
+  }
+  shard.startLateNs = Number(c.fx.clock.nowNs() - target);
+  writer.note(c.rel(), "start_at", {startAt: shard.startAt, lateNs: shard.startLateNs});
+}

@@ -1,0 +1,194 @@
+import {readdirSync, readFileSync} from "node:fs";
+import {join} from "node:path";
+
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+
+import {analyzeBundle, type Report} from "../../../src/analysis/index.ts";
+import type {Manifest, RequestRecord, ScheduleRecord} from "../../../src/analysis/schema/index.ts";
+import {fsBundle} from "../../../src/io/fsBundle.ts";
+import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
+import {readJsonl, spawnCli, tempDir, writeConfig} from "../helpers.ts";
+
+/**
+ * Issue 17: one seeded open-loop experiment run whole and as 4 shards through the shipped entry point
+ * (`collect --shard K/N --start-at T`, then `merge`), against a fake server that answers in 20 ms.
+ */
+
+let server: FakeServer;
+const t = tempDir();
+beforeAll(async () => {
+  server = await startFakeServer({port: 0});
+});
+afterAll(async () => {
+  await server.close();
+  t.cleanup();
+});
+
+/** Poisson at 20 req/s, 40 measured requests after 4 warmups, seed 7; 20 ms to the first token. */
+const config = () => ({
+  name: "shards",
+  target: {
+    base_url: server.url,
+    model: "fake-model",
+    headers: {"x-fake-options": JSON.stringify({ttftMs: 20, tokenIntervalMs: 2})}
+  },
+  workload: {prompt_tokens: 16, max_tokens: 8},
+  load: {mode: "poisson", values: [20], requests: 40, warmup: 4, seed: 7},
+  telemetry: {gpu: "off", server_metrics: "auto", interval_ms: 200},
+  slo: {percentile: "p50"},
+  gates: {min_samples: 5}
+});
+
+const lastLine = (s: string) => s.trim().split("\n").pop()!;
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
+const measuredSchedule = (dir: string) =>
+  readJsonl<ScheduleRecord>(join(dir, "schedule.jsonl"))
+    .filter((s) => s.phase === "measure")
+    .map((s) => [s.index, s.offsetNs] as const);
+const p50 = (r: Report, id: string) => (r.load_points[0]!.metrics[id] as {p50: number}).p50;
+const gate = (r: Report, id: string) => r.gates.find((g) => g.id === id)!;
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawnCli(args, env);
+  const {code} = await child.exit;
+  return {code, stdout: child.stdout(), stderr: child.stderr()};
+}
+
+let shardDirs: string[] = [];
+
+describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
+  it("gives the same schedule, every ordinal exactly once, and the same per-request medians", async () => {
+    const cfg = writeConfig(t.dir, "shards.yaml", config());
+    const whole = await run(["collect", "--config", cfg, "--out", join(t.dir, "whole"), "--no-progress"]);
+    expect(whole.code, whole.stderr).toBe(0);
+    const wholeDir = lastLine(whole.stdout);
+
+    const startAt = String(Date.now() + 8000);
+    const shards = await Promise.all(
+      [0, 1, 2, 3].map((k) =>
+        run([
+          "collect",
+          "--config",
+          cfg,
+          "--out",
+          join(t.dir, "shards"),
+          "--no-progress",
+          "--shard",
+          `${k}/4`,
+          "--start-at",
+          startAt
+        ])
+      )
+    );
+    // a shard alone is inconclusive: it carries a quarter of the load (G32)
+    for (const s of shards) expect(s.code, s.stderr).toBe(4);
+    shardDirs = shards.map((s) => lastLine(s.stdout));
+    for (const [k, dir] of shardDirs.entries()) {
+      const m = manifestOf(dir);
+      expect(m.shard).toMatchObject({index: k, count: 4, startAt: new Date(Number(startAt)).toISOString()});
+      expect(m.shard!.startLateNs).not.toBeNull();
+      // shard k planned exactly the global plan's ordinals k, k + 4, …
+      expect(measuredSchedule(dir).every(([i]) => i % 4 === k)).toBe(true);
+    }
+    // the shards' schedules together are the unsharded run's schedule, offset for offset
+    const union = shardDirs.flatMap(measuredSchedule).sort((a, b) => a[0] - b[0]);
+    expect(union).toEqual(measuredSchedule(wholeDir));
+    expect(union).toHaveLength(40);
+
+    const merged = await run(["merge", ...shardDirs, "--out", join(t.dir, "merged")]);
+    const mergedDir = lastLine(merged.stdout);
+    expect(merged.stderr).toMatch(/merged 4 shards into .*-4shards-/);
+    const recs = readJsonl<RequestRecord>(join(mergedDir, "requests.jsonl")).filter((r) => r.phase === "measure");
+    expect(recs.map((r) => r.index).sort((a, b) => a - b)).toEqual([...Array(40).keys()]);
+    expect(recs.every((r) => r.shard === r.index % 4)).toBe(true);
+    expect(manifestOf(mergedDir).merge!.shards.map((s) => s.bundleId)).toEqual(
+      shardDirs.map((d) => manifestOf(d).bundleId)
+    );
+
+    const [a, b] = await Promise.all([analyzeBundle(fsBundle(wholeDir)), analyzeBundle(fsBundle(mergedDir))]);
+    expect(gate(b, "G30").status).toBe("pass");
+    expect(gate(b, "G30").reason).toBe("40 measured requests planned, 40 recorded");
+    expect(gate(b, "G32").status, gate(b, "G32").reason).toBe("pass");
+    expect(gate(b, "G32").reason).toMatch(/every shard ran on one host \(one clock\)$/);
+    // stated tolerance: 2 ms (10 % of the server's 20 ms) — 5 processes share 2 cores here
+    for (const id of ["ttft_ms", "e2e_ms"]) expect(Math.abs(p50(a, id) - p50(b, id)), id).toBeLessThanOrEqual(2);
+    expect(b.load_points[0]!.n).toBe(40);
+  }, 120_000);
+
+  it("refuses a missing shard and a shard given twice, naming them", async () => {
+    expect(shardDirs).toHaveLength(4);
+    const missing = await run(["merge", ...shardDirs.slice(0, 3), "--out", join(t.dir, "bad")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("shard 3 of 4 missing: a merge needs every shard of the experiment");
+    const twice = await run(["merge", ...shardDirs, shardDirs[1]!, "--out", join(t.dir, "bad")]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(`shard 1 given twice: ${shardDirs[1]} and ${shardDirs[1]}`);
+  }, 60_000);
+});
+
+describe("collect --workers N (issue 17)", () => {
+  it("runs N shards on this host, keeps them under shards/, and prints the merged bundle", async () => {
+    const cfg = writeConfig(t.dir, "workers.yaml", config());
+    const out = join(t.dir, "workers");
+    const startAt = String(Date.now() + 6000);
+    const r = await run(["collect", "--config", cfg, "--out", out, "--workers", "2", "--start-at", startAt]);
+    expect([0, 4], r.stderr).toContain(r.code);
+    const dir = lastLine(r.stdout);
+    expect(dir).toMatch(/-2shards-[0-9a-f]{6}$/);
+    const m = manifestOf(dir);
+    expect(m.merge!.count).toBe(2);
+    expect(readdirSync(join(out, "shards")).sort()).toEqual(m.merge!.shards.map((s) => s.bundleId).sort());
+    expect(r.stderr).toMatch(/^\[shard 1\] /m); // each child's messages, labelled
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(gate(report, "G30").reason).toBe("40 measured requests planned, 40 recorded");
+  }, 60_000);
+});
+
+describe("shards as a Kubernetes Indexed Job runs them (issue 17)", () => {
+  it("a pod that starts late is caught: the merged run is not VALID and says how far apart the shards began", async () => {
+    const cfg = writeConfig(t.dir, "late.yaml", config());
+    const startAt = new Date(Date.now() + 5000).toISOString();
+    const args = [
+      "collect",
+      "--config",
+      cfg,
+      "--out",
+      join(t.dir, "late"),
+      "--no-progress",
+      "--shards",
+      "2",
+      "--start-at",
+      startAt
+    ];
+    const first = run(args, {JOB_COMPLETION_INDEX: "0"});
+    // the second pod is scheduled 2 s after the start time
+    await new Promise((r) => setTimeout(r, Date.parse(startAt) + 2000 - Date.now()));
+    const second = run(args, {JOB_COMPLETION_INDEX: "1"});
+    const dirs = (await Promise.all([first, second])).map((s) => lastLine(s.stdout));
+    expect(manifestOf(dirs[1]!).shard!.startLateNs!).toBeGreaterThan(2e9);
+    const merged = await run(["merge", ...dirs, "--out", join(t.dir, "late-merged")]);
+    expect(merged.code).toBe(4);
+    const r = await analyzeBundle(fsBundle(lastLine(merged.stdout)));
+    const g32 = gate(r, "G32");
+    expect(g32.status).toBe("warn");
+    expect(g32.reason).toMatch(
+      /^the shards started poisson-20 repeat 0 \d+\.\d ms apart \(shard 0 first, shard 1 last\) > 100 ms/
+    );
+    expect(g32.evidence.worstSkewMs as number).toBeGreaterThan(2000);
+    expect(r.verdict).not.toBe("VALID");
+  }, 90_000);
+
+  it("--shards takes the index from JOB_COMPLETION_INDEX and refuses to guess without it", async () => {
+    const cfg = writeConfig(t.dir, "noidx.yaml", config());
+    const r = await run(["collect", "--config", cfg, "--shards", "2", "--start-at", new Date().toISOString()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--shards N takes the shard index from $JOB_COMPLETION_INDEX, which is not set");
+    const noStart = await run(["collect", "--config", cfg, "--shard", "0/2"]);
+    expect(noStart.code).toBe(2);
+    expect(noStart.stderr).toContain("a sharded run needs --start-at TIME");
+    const search = writeConfig(t.dir, "low.yaml", {...config(), load: {mode: "concurrency", values: [1], requests: 4}});
+    const low = await run(["collect", "--config", search, "--shard", "0/2", "--start-at", new Date().toISOString()]);
+    expect(low.code).toBe(2);
+    expect(low.stderr).toContain("concurrency 1 is below the shard count 2: a shard would send nothing");
+  }, 60_000);
+});
