@@ -23,7 +23,7 @@ const collectorFloors = [
     "collector/workload"
   ],
   ["collector/cases"],
-  ["collector/run", "collector/merge"],
+  ["collector/run", "collector/merge", "collector/k8s"],
   ["collector/experiment"],
   ["collector/commands"],
   ["collector/cli.ts"]
@@ -36,7 +36,7 @@ const floorZones = collectorFloors.slice(0, -1).map((floor, i) => ({
     .slice(i + 1)
     .flat()
     .map((p) => `./${p}`),
-  message: `collector floors run one way (effects < http < request, load < telemetry, env, writer, bundle, config, fake, launch, workload < cases < run, merge < experiment < commands < cli): ${floorName(floor)} may not import a floor above it.`
+  message: `collector floors run one way (effects < http < request, load < telemetry, env, writer, bundle, config, fake, launch, workload < cases < run, merge, k8s < experiment < commands < cli): ${floorName(floor)} may not import a floor above it.`
 }));
 
 /** Globals that bring I/O or a wall clock into code that must stay pure. */

@@ -30,7 +30,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/sign.ts"),
   () => import("./commands/export.ts"),
   () => import("./commands/experiment.ts"),
-  () => import("./commands/merge.ts")
+  () => import("./commands/merge.ts"),
+  () => import("./commands/k8s.ts")
 ];
 
 export const EXIT_HELP = `

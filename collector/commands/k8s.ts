@@ -1,0 +1,71 @@
+import {dirname, resolve} from "node:path";
+
+import type {Command} from "commander";
+import {stringify} from "yaml";
+
+import {formatProblem, parseSpecText} from "../../src/analysis/schema/configText.ts";
+import {CliError, EXIT} from "../cliError.ts";
+import {isSecretName} from "../redact.ts";
+import {defaultEffects, type Effects} from "../effects.ts";
+import {K8sPlan} from "../k8s/plan.ts";
+import {renderK8s} from "../k8s/render.ts";
+import {shardProblem} from "../run/shard.ts";
+import {readConfig} from "./collect.ts";
+import {defaultIo, type Io} from "./io.ts";
+
+/**
+ * `k8s --plan FILE`: the ConfigMap and Indexed Job of a sharded experiment, as YAML on stdout (or --out).
+ * The run config is checked (valid, shardable into the plan's shards) before anything is printed.
+ */
+export async function k8sCommand(o: {plan: string; out?: string}, io: Io, fx: Effects = defaultEffects()) {
+  let text: string;
+  try {
+    text = (await fx.files.readFile(o.plan)).toString("utf8");
+  } catch (e) {
+    throw new CliError(`cannot read plan ${o.plan}: ${(e as Error).message}`, {exitCode: EXIT.usage});
+  }
+  const parsed = parseSpecText(text, o.plan, K8sPlan, "expected a mapping with name, image, config and shards");
+  if (parsed.config === null)
+    throw new CliError(`invalid plan:\n${parsed.problems.map(formatProblem).join("\n")}`, {exitCode: EXIT.usage});
+  const plan = parsed.config;
+  const configPath = resolve(dirname(o.plan), plan.config);
+  const config = await readConfig(fx, configPath);
+  const problem = shardProblem(config, plan.shards);
+  if (problem !== null) throw new CliError(`${configPath}: ${problem}`, {exitCode: EXIT.usage});
+  // the ConfigMap is readable by anyone who can read the namespace: a secret goes in a Secret
+  const literal = Object.keys(config.target.headers ?? {}).find(isSecretName);
+  if (literal !== undefined)
+    throw new CliError(
+      `${configPath}: target.headers.${literal} holds a secret, which would land in the ConfigMap: send it as the API key (target.api_key_env, from api_key_secret)`,
+      {exitCode: EXIT.usage}
+    );
+  const apiKeyEnv = config.target.api_key_env ?? null;
+  if (apiKeyEnv !== null && plan.api_key_secret === undefined)
+    throw new CliError(
+      `${configPath} reads its API key from $${apiKeyEnv}: name the Secret that holds it (api_key_secret: {name, key})`,
+      {exitCode: EXIT.usage}
+    );
+  const startAt = plan.start_at ?? new Date(fx.clock.wallMs() + plan.start_delay_s! * 1000).toISOString();
+  const configText = (await fx.files.readFile(configPath)).toString("utf8");
+  const docs = renderK8s({plan, configText, apiKeyEnv, startAt});
+  const yaml = docs.map((d) => stringify(d, {lineWidth: 0})).join("---\n");
+  if (o.out === undefined) io.out(yaml.trimEnd());
+  else {
+    await fx.files.writeAtomic(o.out, yaml);
+    io.err.info(
+      `wrote ${o.out}: ConfigMap ${plan.name}-config, Job ${plan.name} (${plan.shards} shards from ${startAt})`
+    );
+  }
+}
+
+export function register(program: Command): void {
+  program
+    .command("k8s")
+    .description("render a sharded experiment as a Kubernetes Indexed Job and its ConfigMap (YAML)")
+    .requiredOption(
+      "--plan <file>",
+      "the Kubernetes plan (YAML): name, image, config, shards, start time, Secret, volume"
+    )
+    .option("--out <file>", "write the YAML here instead of stdout")
+    .action(async (o: {plan: string; out?: string}) => k8sCommand(o, defaultIo()));
+}

@@ -1,0 +1,117 @@
+/**
+ * Renders a sharded experiment as Kubernetes objects (issue 17): a ConfigMap with the run config and an
+ * Indexed Job (completionMode Indexed, parallelism = completions = shards) whose pods each run
+ * `inferscope collect --shards N --start-at T`, the shard index from $JOB_COMPLETION_INDEX. The API key
+ * comes from a Secret by reference; anti-affinity spreads the pods over nodes; the collector runs as a
+ * non-root user with requests = limits.
+ */
+import type {K8sPlan} from "./plan.ts";
+
+export const CONFIG_MOUNT = "/config";
+export const EVIDENCE_MOUNT = "/evidence";
+export const CONFIG_KEY = "run.yaml";
+/** The collector image's user (collector/k8s/Dockerfile). */
+export const COLLECTOR_UID = 10001;
+
+export interface RenderInput {
+  plan: K8sPlan;
+  /** The run config's text (already validated and checked shardable). */
+  configText: string;
+  /** The config's target.api_key_env, or null. */
+  apiKeyEnv: string | null;
+  /** The absolute start time (ISO), from start_at or start_delay_s. */
+  startAt: string;
+}
+
+/** The container's command line: exactly what every pod runs. */
+export function shardCommand(shards: number, startAt: string): string[] {
+  return [
+    "collect",
+    "--config",
+    `${CONFIG_MOUNT}/${CONFIG_KEY}`,
+    "--shards",
+    String(shards),
+    "--start-at",
+    startAt,
+    "--out",
+    EVIDENCE_MOUNT,
+    "--no-progress"
+  ];
+}
+
+export function renderK8s(o: RenderInput): Record<string, unknown>[] {
+  const {plan} = o;
+  const labels = {"app.kubernetes.io/name": "inferscope-collector", "inferscope/experiment": plan.name};
+  const ns = plan.namespace === undefined ? {} : {namespace: plan.namespace};
+  const configMap = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {name: `${plan.name}-config`, ...ns, labels},
+    data: {[CONFIG_KEY]: o.configText}
+  };
+  const resources = {cpu: String(plan.resources.cpu), memory: String(plan.resources.memory)};
+  const env =
+    o.apiKeyEnv === null || plan.api_key_secret === undefined
+      ? []
+      : [
+          {name: o.apiKeyEnv, valueFrom: {secretKeyRef: {name: plan.api_key_secret.name, key: plan.api_key_secret.key}}}
+        ];
+  const evidence =
+    "claim" in plan.evidence
+      ? {name: "evidence", persistentVolumeClaim: {claimName: plan.evidence.claim}}
+      : {name: "evidence", emptyDir: {}};
+  const job = {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: {name: plan.name, ...ns, labels},
+    spec: {
+      completionMode: "Indexed",
+      completions: plan.shards,
+      parallelism: plan.shards,
+      // a retried pod would start late and alone: the merge would say so, but better to see the failure
+      backoffLimit: 0,
+      template: {
+        metadata: {labels},
+        spec: {
+          restartPolicy: "Never",
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: COLLECTOR_UID,
+            runAsGroup: COLLECTOR_UID,
+            fsGroup: COLLECTOR_UID
+          },
+          affinity: {
+            podAntiAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                {
+                  weight: 100,
+                  podAffinityTerm: {
+                    topologyKey: "kubernetes.io/hostname",
+                    labelSelector: {matchLabels: {"inferscope/experiment": plan.name}}
+                  }
+                }
+              ]
+            }
+          },
+          ...(plan.node_selector === undefined ? {} : {nodeSelector: plan.node_selector}),
+          containers: [
+            {
+              name: "collector",
+              image: plan.image,
+              args: shardCommand(plan.shards, o.startAt),
+              env,
+              resources: {requests: resources, limits: resources},
+              securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: false},
+              volumeMounts: [
+                {name: "config", mountPath: CONFIG_MOUNT, readOnly: true},
+                {name: "evidence", mountPath: EVIDENCE_MOUNT}
+              ]
+            }
+          ],
+          volumes: [{name: "config", configMap: {name: configMap.metadata.name}}, evidence]
+        }
+      }
+    }
+  };
+  return [configMap, job];
+}

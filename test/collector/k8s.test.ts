@@ -1,0 +1,145 @@
+import {readFileSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+
+import {ConfigMap} from "kubernetes-models/v1/ConfigMap";
+import {Job} from "kubernetes-models/batch/v1/Job";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {parseAllDocuments} from "yaml";
+
+import {analyzeBundle} from "../../src/analysis/index.ts";
+import {fsBundle} from "../../src/io/fsBundle.ts";
+import {startFakeServer, type FakeServer} from "../../collector/fake/index.ts";
+import {spawnCli, tempDir, writeConfig} from "./helpers.ts";
+
+/**
+ * Issue 17: `inferscope k8s --plan FILE` renders a sharded experiment as a Kubernetes Indexed Job. The
+ * manifests are validated offline against the Kubernetes API schemas (kubernetes-models), and the pod's own
+ * command and environment are run here as N local processes, then merged.
+ */
+
+let server: FakeServer;
+const t = tempDir();
+beforeAll(async () => {
+  server = await startFakeServer({port: 0});
+});
+afterAll(async () => {
+  await server.close();
+  t.cleanup();
+});
+
+const KEY = "sk-test-abcdef0123456789";
+
+const runConfig = (over: Record<string, unknown> = {}) => ({
+  name: "k8s",
+  target: {
+    base_url: server.url,
+    model: "fake-model",
+    api_key_env: "LLM_API_KEY",
+    headers: {"x-fake-options": JSON.stringify({ttftMs: 10, tokenIntervalMs: 2})}
+  },
+  workload: {prompt_tokens: 16, max_tokens: 8},
+  load: {mode: "concurrency", values: [2], requests: 20, warmup: 2},
+  telemetry: {gpu: "off", server_metrics: "off", interval_ms: 200},
+  slo: {percentile: "p50"},
+  gates: {min_samples: 5},
+  ...over
+});
+
+function plan(name: string, over: Record<string, unknown> = {}, config: Record<string, unknown> = runConfig()) {
+  writeConfig(t.dir, `${name}-run.yaml`, config);
+  return writeConfig(t.dir, `${name}-plan.yaml`, {
+    name: "bench-70b",
+    namespace: "bench",
+    image: "registry.example/inferscope-collector:0.1.0",
+    config: `${name}-run.yaml`,
+    shards: 2,
+    start_delay_s: 8,
+    api_key_secret: {name: "llm-api", key: "api-key"},
+    evidence: {claim: "inferscope-evidence"},
+    ...over
+  });
+}
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawnCli(args, env);
+  const {code} = await child.exit;
+  return {code, stdout: child.stdout(), stderr: child.stderr()};
+}
+
+type Obj = {kind: string; metadata: {name: string}; spec?: any; data?: Record<string, string>};
+
+describe("inferscope k8s (issue 17)", () => {
+  it("renders a ConfigMap and an Indexed Job that the Kubernetes API schemas accept", async () => {
+    const r = await run(["k8s", "--plan", plan("ok")]);
+    expect(r.code, r.stderr).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj);
+    expect(docs.map((d) => d.kind)).toEqual(["ConfigMap", "Job"]);
+    const [cm, job] = docs as [Obj, Obj];
+    expect(() => new ConfigMap(cm as never).validate()).not.toThrow();
+    expect(() => new Job(job as never).validate()).not.toThrow();
+    const spec = job.spec;
+    expect(spec.completionMode).toBe("Indexed");
+    expect([spec.parallelism, spec.completions]).toEqual([2, 2]);
+    const pod = spec.template.spec;
+    const c = pod.containers[0];
+    expect(c.args.slice(0, 5)).toEqual(["collect", "--config", "/config/run.yaml", "--shards", "2"]);
+    expect(Date.parse(c.args[c.args.indexOf("--start-at") + 1])).toBeGreaterThan(Date.now());
+    // the API key comes from the Secret, by reference; the ConfigMap holds the config and no key
+    expect(c.env).toEqual([{name: "LLM_API_KEY", valueFrom: {secretKeyRef: {name: "llm-api", key: "api-key"}}}]);
+    expect(cm.data!["run.yaml"]).toBe(readFileSync(join(t.dir, "ok-run.yaml"), "utf8"));
+    expect(c.resources.requests).toEqual(c.resources.limits);
+    expect(pod.securityContext).toMatchObject({runAsNonRoot: true, runAsUser: 10001});
+    expect(
+      pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey
+    ).toBe("kubernetes.io/hostname");
+    expect(pod.volumes).toContainEqual({name: "evidence", persistentVolumeClaim: {claimName: "inferscope-evidence"}});
+    // a schema check that can fail: a Job whose completions is not a number is rejected
+    expect(() => new Job({...job, spec: {...spec, completions: "two"}} as never).validate()).toThrow(/completions/);
+  });
+
+  it("refuses a config whose key would land in the ConfigMap, a missing Secret, and an unshardable load", async () => {
+    const literal = plan(
+      "literal",
+      {},
+      runConfig({target: {...runConfig().target, headers: {authorization: `Bearer ${KEY}`}}})
+    );
+    const a = await run(["k8s", "--plan", literal]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain("target.headers.authorization holds a secret, which would land in the ConfigMap");
+    expect(a.stdout).not.toContain(KEY);
+    const b = await run(["k8s", "--plan", plan("nosecret", {api_key_secret: undefined})]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain("reads its API key from $LLM_API_KEY: name the Secret");
+    const c = await run(["k8s", "--plan", plan("three", {shards: 3})]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain("concurrency 2 is below the shard count 3");
+    const bad = join(t.dir, "bad-plan.yaml");
+    writeFileSync(bad, "name: Bench\nimage: x\nconfig: ok-run.yaml\nshards: 2\nstart_delay_s: 5\n");
+    const d = await run(["k8s", "--plan", bad]);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toContain("bad-plan.yaml:1:7: name: expected a dns label");
+  });
+
+  it("the pod's command and environment, run as 2 local processes, give 2 shards that merge into one run", async () => {
+    const r = await run(["k8s", "--plan", plan("pods", {start_delay_s: 7})]);
+    const job = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj)[1]!;
+    const c = job.spec.template.spec.containers[0];
+    // the mounts of the pod: /config (the ConfigMap) and /evidence (the volume)
+    const evidence = join(t.dir, "pod-evidence");
+    const args = (c.args as string[]).map((a) =>
+      a === "/config/run.yaml" ? join(t.dir, "pods-run.yaml") : a === "/evidence" ? evidence : a
+    );
+    const env = {LLM_API_KEY: KEY};
+    const pods = await Promise.all(["0", "1"].map((k) => run(args, {...env, JOB_COMPLETION_INDEX: k})));
+    for (const p of pods) expect(p.code, p.stderr).toBe(4); // a shard alone is inconclusive
+    const dirs = pods.map((p) => p.stdout.trim().split("\n").pop()!);
+    const merged = await run(["merge", ...dirs, "--out", join(t.dir, "pods-merged")]);
+    const dir = merged.stdout.trim().split("\n").pop()!;
+    const report = await analyzeBundle(fsBundle(dir));
+    expect(report.gates.find((g) => g.id === "G30")!.reason).toBe("20 measured requests planned, 20 recorded");
+    // the key reached the server and no artifact
+    for (const d of [...dirs, dir])
+      for (const f of ["manifest.json", "config.resolved.yaml", "requests.jsonl", "client_metrics.jsonl"])
+        expect(readFileSync(join(d, f), "utf8")).not.toContain(KEY);
+  }, 60_000);
+});
