@@ -24,7 +24,9 @@ async function readOr(fx: Pick<Effects, "files">, path: URL): Promise<Buffer | n
 /** Who collected: package version, lockfile digest, git commit (when run from a checkout), Node version. */
 export async function collectorInfo(fx: Pick<Effects, "exec" | "files">): Promise<CollectorInfo> {
   const pkg = await readOr(fx, new URL("package.json", ROOT));
-  const lock = await readOr(fx, new URL("package-lock.json", ROOT));
+  // a checkout has package-lock.json; the installed package its copy, npm-shrinkwrap.json (scripts/buildPackage.ts)
+  const lock =
+    (await readOr(fx, new URL("package-lock.json", ROOT))) ?? (await readOr(fx, new URL("npm-shrinkwrap.json", ROOT)));
   let version = "0.0.0";
   try {
     version = String((JSON.parse(pkg?.toString("utf8") ?? "{}") as {version?: unknown}).version ?? version);
@@ -32,7 +34,11 @@ export async function collectorInfo(fx: Pick<Effects, "exec" | "files">): Promis
     // keep the default
   }
   let gitCommit: string | null = null;
-  const git = await fx.exec("git", ["-C", ROOT.pathname, "rev-parse", "HEAD"], {timeoutMs: 5000});
+  // only a checkout's own commit: an installed package under someone else's repository has none
+  const checkout = await fx.files.exists(new URL(".git", ROOT).pathname);
+  const git = checkout
+    ? await fx.exec("git", ["-C", ROOT.pathname, "rev-parse", "HEAD"], {timeoutMs: 5000})
+    : ({ok: false, notFound: false, error: "not a checkout"} as const);
   if (git.ok && git.code === 0 && /^[0-9a-f]{40}$/.test(git.stdout.trim())) {
     gitCommit = git.stdout.trim();
     const dirty = await fx.exec("git", ["-C", ROOT.pathname, "status", "--porcelain", "--untracked-files=no"], {

@@ -3,7 +3,7 @@
  * It is the site's own report page (same components, same charts), built by Astro in standalone mode:
  * CSS inlined, charts as inline SVG, no links to other pages, no scripts or assets to fetch.
  */
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from "node:fs";
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
@@ -50,6 +50,11 @@ export async function reportCommand(dir: string, o: ReportOptions, io: Io): Prom
   if (lang !== "en" && lang !== "zh")
     throw new CliError(`unknown language: ${lang} (use en or zh)`, {exitCode: EXIT.usage});
   const out = resolve(o.out);
+  if (!existsSync(join(ROOT, "src", "pages")))
+    throw new CliError(
+      "report builds the site's own report page, which needs a checkout of InferScope (git clone, npm ci): the installed package carries the collector and the analyzer, not the site",
+      {exitCode: EXIT.usage}
+    );
 
   const work = mkdtempSync(join(tmpdir(), "inferscope-report-"));
   try {

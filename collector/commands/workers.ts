@@ -16,7 +16,8 @@ import {mergeCommand} from "./merge.ts";
 /** Default time from launch to the measured start: the children start, probe and warm up before it. */
 export const WORKERS_START_DELAY_MS = 10_000;
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+/** The running CLI's own entry (the source in a checkout, the bundle in an installed package). */
+const CLI = process.argv[1] ?? fileURLToPath(new URL("../cli.ts", import.meta.url));
 
 /** The arguments of shard k's `collect` (the parent's own options passed on). */
 export function shardArgs(o: {

@@ -166,8 +166,8 @@ export const achievedLoad: PointGate = {
         shard !== null
           ? shardSchedule(rep.interArrivalsS, shard)
           : p.point.mode === "trace"
-          ? traceSchedule(rep.interArrivalsS, p.point.value)
-          : scheduleMatchesTarget(rep.interArrivalsS, p.point.mode, p.point.value, shape);
+            ? traceSchedule(rep.interArrivalsS, p.point.value)
+            : scheduleMatchesTarget(rep.interArrivalsS, p.point.mode, p.point.value, shape);
       const achieved = rep.totals.dispatchRate;
       if (schedule === null || achieved === null) {
         parts.push(`r${rep.repeat}: too few requests to measure a rate`);

@@ -179,7 +179,7 @@ export const ScheduleRecord = z.strictObject({
   phase: Phase,
   offsetNs: RelNs.describe("planned send time relative to the start of this load point's repeat"),
   requestId: z.string(),
-  shard: NonNegInt.optional().describe("issue 17: merged bundles: the shard that captured this record"),
+  shard: NonNegInt.optional().describe("issue 17: merged bundles: the shard that captured this record")
 });
 export type ScheduleRecord = z.infer<typeof ScheduleRecord>;
 
