@@ -11,7 +11,8 @@
  * per CPU-second of the client with full raw capture, next to a bare node:http client and fetch,
  * (c) the most concurrent streams one client core holds, (d) Poisson arrivals at 1, 100 and 1,000
  * req/s through the pacer (dispatch lag, KS test of the realised inter-arrivals), (e) the load at which
- * event-loop delay p99 passes 5 ms versus the load at which the timing error p99 passes 5 ms.
+ * event-loop delay p99 passes 5 ms versus the load at which the timing error p99 passes 5 ms, (g) one
+ * experiment over 1 and 2 workers (`collect --workers`), events per CPU-second per worker.
  * Writes the tables to docs/client-benchmark.md. Bounded: about 2–3 minutes on 2 cores.
  */
 import {spawnSync} from "node:child_process";
@@ -29,6 +30,7 @@ import {poissonArrivals} from "./lib/benchClient/poisson.ts";
 import {pin, startServer} from "./lib/benchClient/serverChild.ts";
 import {eventsPerCpu, streamsPerCore} from "./lib/benchClient/throughput.ts";
 import {collectAccuracy, timingAccuracy} from "./lib/benchClient/timing.ts";
+import {workersScaling} from "./lib/benchClient/workers.ts";
 import {writeDoc} from "./lib/benchClient/writeDoc.ts";
 
 async function main(): Promise<void> {
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     const maxOk = await streamsPerCore(bench);
     await poissonArrivals(bench);
     const health = await clientHealth(bench);
+    await workersScaling(bench);
     captureCost(bench);
     goals(bench, {accuracy, collectAcc, perCpu, maxOk, health});
     say(
