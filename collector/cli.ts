@@ -31,7 +31,8 @@ const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] =
   () => import("./commands/export.ts"),
   () => import("./commands/experiment.ts"),
   () => import("./commands/merge.ts"),
-  () => import("./commands/k8s.ts")
+  () => import("./commands/k8s.ts"),
+  () => import("./commands/quick.ts")
 ];
 
 export const EXIT_HELP = `
@@ -65,6 +66,18 @@ export async function buildProgram(): Promise<Command> {
   return program;
 }
 
+/**
+ * The command a command line names that does not exist, or null: `inferscope nosuch --help` and
+ * `inferscope help nosuch` would otherwise print the root help and exit 0 (commander reads --help first).
+ */
+export function unknownCommand(program: Command, args: readonly string[]): string | null {
+  const known = (name: string) => program.commands.some((c) => c.name() === name || c.aliases().includes(name));
+  const first = args[0];
+  if (first === undefined || first.startsWith("-")) return null;
+  if (first === "help") return args[1] !== undefined && !args[1].startsWith("-") && !known(args[1]) ? args[1] : null;
+  return known(first) ? null : first;
+}
+
 /** Runs the CLI and returns the exit code (never exits itself). */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
   if (nodeTooOld()) {
@@ -76,6 +89,11 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   const heap = heapForArgs(argv.slice(2));
   if (heap !== null) return rerunWithHeap(heap, argv);
   const program = await buildProgram();
+  const unknown = unknownCommand(program, argv.slice(2));
+  if (unknown !== null) {
+    process.stderr.write(`inferscope: unknown command '${unknown}' (see \`inferscope --help\`)\n`);
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv as string[]);
     return EXIT.ok;

@@ -2,7 +2,7 @@ import {resolve} from "node:path";
 
 import type {Command} from "commander";
 
-import {analyzeBundle} from "../../src/analysis/index.ts";
+import {adviceFor, analyzeBundle} from "../../src/analysis/index.ts";
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import {judgeRecords, type PointSummary} from "../../src/analysis/search/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
@@ -160,6 +160,7 @@ export async function collectCommand(
   const report = await analyzeBundle(fsBundle(outcome.dir));
   io.err.info(`verdict ${report.verdict} (status ${outcome.status})`);
   for (const r of report.verdict_reasons.slice(0, 10)) io.err.info(`  ${r}`);
+  for (const a of adviceFor(report.verdict_reasons, report.gates)) io.err.info(a.en);
   io.out(dir);
   if (outcome.interrupted)
     throw new CliError(`interrupted: bundle sealed as interrupted (${outcome.statusReason})`, {

@@ -4,12 +4,13 @@ export type {PointFacts} from "./gates/types.ts";
 export {deriveRequest, type DerivedRequest} from "./derive/request.ts";
 export {FAILURE_CLASSES, FAILURE_LABELS, type FailureClass} from "./derive/outcome.ts";
 export {GATES, gateById} from "./gates/registry.ts";
+export {adviceFor, GATE_ADVICE} from "./gates/advice.ts";
 export type {GateDef, GateResult, GateStatus, FileCheck} from "./gates/types.ts";
 export {verdictOf, worst, type Verdict} from "./gates/verdict.ts";
 export {memorySource, type BundleSource, type FileStream} from "./ingest/source.ts";
 export {parseConfig} from "./ingest/config.ts";
 export {parseManifest} from "./ingest/manifest.ts";
-export {hardwareLabel} from "./meta.ts";
+export {hardwareLabel, isQuickLook, QUICK_LOOK_LABEL} from "./meta.ts";
 export {
   METRICS,
   HEADLINE_METRICS,

@@ -72,3 +72,9 @@ export function bundleMeta(
     ].join(" ")
   };
 }
+
+/** The label `inferscope quick` puts on its bundles (value "quick"): a look the site shows but never ranks. */
+export const QUICK_LOOK_LABEL = "inferscope_look";
+
+/** A quick look (`inferscope quick`), never ranked beside benchmarks (selection, matrix, Pareto). */
+export const isQuickLook = (meta: Pick<BundleMeta, "labels">): boolean => meta.labels[QUICK_LOOK_LABEL] === "quick";

@@ -5,6 +5,7 @@
 import {
   comparability,
   comparabilityKey,
+  isQuickLook,
   seedOf,
   type Comparability,
   type HardwareData,
@@ -28,6 +29,8 @@ export interface ComparePage {
 
 export interface Site {
   bundles: LoadedBundle[];
+  /** The bundles ranked on the selection, matrix and Pareto pages: every one but quick looks (`inferscope quick`). */
+  ranked: LoadedBundle[];
   byId: Map<string, LoadedBundle>;
   groups: Group[];
   /** Experiment records (evidence/experiments/), each with the compare page of its bundles (if ≥ 2 loaded). */
@@ -116,6 +119,7 @@ export function loadSite(): Promise<Site> {
     for (const p of pages) if (!byMembers.has(memberKey(p.bundles))) byMembers.set(memberKey(p.bundles), p);
     return {
       bundles,
+      ranked: bundles.filter((b) => !isQuickLook(b.report.meta)),
       byId,
       groups,
       experiments,

@@ -5,7 +5,7 @@ import {percentilesVsLoad} from "../../src/charts/percentilesVsLoad.ts";
 import {normalizeSvg, renderChart} from "../../src/charts/render.ts";
 import {requestTimeline, sampleRows} from "../../src/charts/requestTimeline.ts";
 import {telemetryChart} from "../../src/charts/telemetry.ts";
-import {throughputVsLoad} from "../../src/charts/throughputVsLoad.ts";
+import {goodputShareVsLoad, throughputVsLoad} from "../../src/charts/throughputVsLoad.ts";
 import {tokensPerEventHistogram} from "../../src/charts/tokensPerEvent.ts";
 import {expectGolden} from "../support/golden.ts";
 
@@ -31,19 +31,40 @@ describe("percentiles vs load", () => {
   });
 });
 
-describe("throughput and goodput vs load", () => {
-  it("writes the SLO on the chart and labels goodput points with the share meeting it", () => {
-    const rows = [
-      {load: 1, series: "throughput", value: 1.6},
-      {load: 1, series: "goodput", value: 1.6, goodPct: 100},
-      {load: 8, series: "throughput", value: 6.2},
-      {load: 8, series: "goodput", value: 3.1, goodPct: 50}
-    ];
+describe("throughput and goodput vs load (issue 18: one quantity per scale)", () => {
+  const rows = [
+    {load: 1, series: "throughput", value: 1.6},
+    {load: 1, series: "goodput", value: 1.6},
+    {load: 8, series: "throughput", value: 6.2},
+    {load: 8, series: "goodput", value: 3.1}
+  ];
+
+  it("draws both rates in req/s, goodput dashed with hollow marks so an equal goodput hides nothing", () => {
     const svg = snapshot("throughputVsLoad", (document) =>
       throughputVsLoad(rows, {document, xLabel: "concurrency", yLabel: "req/s", slo: "SLO: TTFT ≤ 2000 ms"})
     );
     expect(svg).toContain("SLO: TTFT ≤ 2000 ms");
+    expect(svg).toContain('stroke-dasharray="5,4"');
+    expect(svg.match(/<title>/g)).toHaveLength(4);
+    expect(svg).toContain("<title>goodput @ 1: 1.60</title>");
+    expect(svg).not.toMatch(/<text[^>]*>[^<]*%/); // no percentage on the req/s chart
+  });
+
+  it("draws the share meeting the SLO on its own 0–100 % axis", () => {
+    const svg = snapshot("goodputShareVsLoad", (document) =>
+      goodputShareVsLoad(
+        [
+          {load: 1, pct: 100},
+          {load: 8, pct: 50}
+        ],
+        {document, xLabel: "concurrency", yLabel: "% meeting the SLO", slo: "SLO: TTFT ≤ 2000 ms"}
+      )
+    );
     expect(svg).toContain(">50.00 %<");
+    expect(svg).toContain("% meeting the SLO");
+    // the axis runs to 100 whatever the data: ticks 0 … 100
+    expect(svg).toContain(">100<");
+    expect(svg).toContain(">0<");
   });
 });
 

@@ -55,12 +55,21 @@ let reports: Map<string, Report>;
 const hostile = hostileSpec();
 const demo = demoSpecs();
 const SAMPLE = "20261202-vm-random-small-llamacpp-small-p1-4fa905";
+/** A quick look (`inferscope quick`) on the fastest demo hardware: shown, never ranked (issue 18). */
+const QUICK = {
+  ...demo[1]!,
+  id: "20261104-synthetic-h100-vllm-quick-look",
+  labels: {inferscope_look: "quick"},
+  slowdown: 0.1,
+  concurrency: [1],
+  requests: 5
+};
 
 beforeAll(async () => {
   work = tempDir("inferscope-site-");
   const evidence = join(work, "evidence");
   const repo = copyRepoEvidence(evidence);
-  for (const spec of [...demo, hostile]) await writeSiteBundle(evidence, spec);
+  for (const spec of [...demo, hostile, QUICK]) await writeSiteBundle(evidence, spec);
   addGroups(evidence, [
     {id: "demo-parallel", title: "demo: --parallel 1 vs 2", bundles: [demo[0]!.id, demo[1]!.id]},
     {id: "refused", title: "two models (refused)", bundles: [demo[0]!.id, demo[3]!.id]}
@@ -69,7 +78,7 @@ beforeAll(async () => {
   ({ms: buildMs} = await buildSite(evidence, dist, {base: BASE}));
   pages = htmlPages(dist, BASE);
   reports = new Map();
-  for (const id of [...repo, ...demo.map((d) => d.id), hostile.id])
+  for (const id of [...repo, ...demo.map((d) => d.id), hostile.id, QUICK.id])
     reports.set(id, await analyzeBundle(fsBundle(join(evidence, id))));
 }, 240_000);
 
@@ -283,6 +292,40 @@ describe("hardware page and the report's hardware section (issue 15)", () => {
     const cell = d.querySelector("#hardware table.roofline [data-fraction] [data-unknown]")!;
     expect(cell.textContent).toBe("—");
     expect(cell.getAttribute("data-unknown")).toMatch(/model|header/);
+  });
+});
+
+describe("what a first-time reader trips over (issue 18)", () => {
+  it("an INCONCLUSIVE run names each deciding gate once, linked to its row, where the reason is said", () => {
+    const [id, r] = [...reports.entries()].find(([, x]) => x.verdict === "INCONCLUSIVE")!;
+    const d = doc(`${BASE}runs/${id}/`);
+    const banner = [...d.querySelectorAll("h1 ~ ul.reasons a")].map((a) => a.getAttribute("href"));
+    const deciding = r.verdict_reasons.map((x) => x.split(" ")[0]!);
+    expect(banner.slice(0, deciding.length)).toEqual(deciding.map((g) => `#gate-${g}`));
+    for (const g of deciding) {
+      const gate = r.gates.find((x) => x.id === g)!;
+      expect(d.querySelector(`tr#gate-${g}`), g).not.toBeNull();
+      // the gate's reason is on the page once: in its row, not again in the banner or the load points
+      const text = d.body.textContent ?? "";
+      expect(text.split(gate.reason).length - 1, `${g}: ${gate.reason}`).toBe(1);
+    }
+  });
+
+  it("shows a quick look as a run and never ranks it on the selection, matrix or Pareto pages", () => {
+    const run = doc(`${BASE}runs/${QUICK.id}/`);
+    expect(run.querySelector("p.quick-look")?.textContent).toMatch(/quick look/i);
+    for (const page of ["select/", "matrix/", "pareto/"]) expect(html(`${BASE}${page}`), page).not.toContain(QUICK.id);
+    expect(html(BASE)).toContain(QUICK.id);
+  });
+
+  it("draws throughput and goodput in req/s apart from the share meeting the SLO (0–100 %)", () => {
+    const id = "20261129-vm-random-small-llamacpp-small-p4-7659af";
+    const d = doc(`${BASE}runs/${id}/`);
+    const words = (sel: string) => [...d.querySelectorAll(`${sel} svg text`)].map((x) => x.textContent ?? "").join(" ");
+    const rates = words('[id^="chart-throughput-vs-"]');
+    expect(rates).toContain("req/s");
+    expect(rates).not.toContain("%");
+    expect(words('[id^="chart-goodput-share-vs-"]')).toContain("% meeting the SLO");
   });
 });
 

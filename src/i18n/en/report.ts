@@ -46,6 +46,10 @@ export const enReport = {
   factsLaunchArgs: "Launch args",
   failureListClass: "Class",
   gateTableGatesPassOrDo: "{calm} gates pass or do not apply",
+  runQuickLook:
+    "A quick look (`inferscope quick`): one stream, a handful of requests — not a benchmark, so the selection, matrix and Pareto pages never rank it.",
+  gatePerPointDetails: "per load point ({n})",
+  verdictSeeGate: "its reason is in the gate table",
   glanceAtAGlanceKey: "At a glance: key numbers per load point (full tables below)",
   metricTableNotEvaluatedRepeat: "not evaluated ({repeats} repeat)",
   metricTableDistributionMetricsNSamples:
@@ -95,7 +99,10 @@ export const enReport = {
   chartPercentilesVsLoad: "{label} percentiles vs load",
   chartPercentilesWithheldForToo: "percentiles withheld for too few samples are not drawn",
   chartThroughputAndGoodputMeets: "Throughput and goodput (meets the SLO) vs load",
-  chartLabelsOnGoodputPoints: "labels on goodput points: share of requests meeting the SLO",
+  chartGoodputDashed: "both in requests per second; goodput dashed with hollow marks (it hides nothing when equal)",
+  chartGoodputShare: "Share of requests meeting the SLO vs load",
+  chartGoodputShareNote: "goodput as a share of the measured requests, on its own 0–100 % scale",
+  chartGoodputShareAxis: "% meeting the SLO",
   chartRequestTimelineScheduleDispatch: "Request timeline: schedule → dispatch → first token → end",
   chartAnEvenSampleOf: "an even sample of {max} of {rows} measured requests",
   chartAllMeasuredRequests: "all {rows} measured requests",

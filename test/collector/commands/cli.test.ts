@@ -256,6 +256,21 @@ describe("inferscope CLI", () => {
     });
   });
 
+  it("an unknown command is an error everywhere, --help and `help X` included (issue 18)", async () => {
+    for (const args of [["nosuch", "--help"], ["help", "nosuch"], ["nosuch"]]) {
+      const child = spawnCli(args);
+      const {code} = await child.exit;
+      expect(code, args.join(" ")).toBe(2);
+      expect(child.stderr()).toBe("inferscope: unknown command 'nosuch' (see `inferscope --help`)\n");
+      expect(child.stdout()).toBe(""); // not the root help
+    }
+    for (const args of [["help", "merge"], ["merge", "--help"], ["--help"]]) {
+      const child = spawnCli(args);
+      expect((await child.exit).code, args.join(" ")).toBe(0);
+      expect(child.stdout()).toMatch(/^Usage: inferscope/);
+    }
+  }, 30_000);
+
   it("refuses Node older than 22.12", () => {
     expect([nodeTooOld("20.20.2"), nodeTooOld("22.11.0"), nodeTooOld("22.12.0"), nodeTooOld("24.1.0")]).toEqual([
       true,
