@@ -44,6 +44,7 @@ Exit codes:
        not intact (verify); every command's codes: docs/exit-codes.md
   5    evidence could not be written (disk full, I/O error, unwritable folder)
   6    experiment: some variants failed to start or to collect (the others ran)
+  7    gate --baseline: the candidate or the baseline is not VALID
   130  interrupted (Ctrl-C / SIGTERM); the bundle is sealed as interrupted
   1    internal error (a bug: please report it)`;
 

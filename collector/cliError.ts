@@ -16,6 +16,8 @@ export const EXIT = {
   writeFailed: 5,
   /** experiment: some variants failed to start or to collect (the others ran; the record says which) */
   variantsFailed: 6,
+  /** gate --baseline: the candidate or the baseline is not VALID (no regression is judged on such a run) */
+  baselineNotValid: 7,
   /** interrupted by Ctrl-C / SIGTERM */
   interrupted: 130
 } as const;

@@ -3,6 +3,7 @@ import type {Command} from "commander";
 import {isSummary} from "../../src/analysis/index.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {analyzeDir} from "./analyze.ts";
+import {gateBaseline} from "./gateBaseline.ts";
 import {defaultIo, type Io} from "./io.ts";
 import {appendAll} from "../../src/analysis/util/append.ts";
 
@@ -12,6 +13,11 @@ export interface GateOptions {
   strict?: boolean;
   /** Let INCONCLUSIVE pass (said on every such line); INVALID always fails. */
   allowInconclusive?: boolean;
+  /** Issue 18: judge the one bundle against this baseline (commands/gateBaseline.ts). */
+  baseline?: string;
+  metric?: string[];
+  maxRegression?: string[];
+  json?: boolean;
 }
 
 /**
@@ -21,6 +27,13 @@ export interface GateOptions {
  * point's goodput_pct is below --min-goodput (unknown goodput fails too), listing every reason.
  */
 export async function gateCommand(dirs: readonly string[], o: GateOptions, io: Io): Promise<void> {
+  if (o.baseline !== undefined) {
+    if (dirs.length !== 1)
+      throw new CliError(`--baseline compares one candidate bundle, got ${dirs.length}`, {exitCode: EXIT.usage});
+    return gateBaseline(dirs[0]!, {...o, baseline: o.baseline}, io);
+  }
+  if (o.metric !== undefined || o.maxRegression !== undefined)
+    throw new CliError("--metric and --max-regression need --baseline OLD", {exitCode: EXIT.usage});
   let min: number | null = null;
   if (o.minGoodput !== undefined) {
     min = Number(o.minGoodput);
@@ -57,6 +70,8 @@ export async function gateCommand(dirs: readonly string[], o: GateOptions, io: I
   if (failures.length > 0) throw new CliError(`gate failed: ${failures.length} reason(s)`, {exitCode: EXIT.notValid});
 }
 
+const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
+
 export function register(program: Command): void {
   program
     .command("gate")
@@ -65,5 +80,14 @@ export function register(program: Command): void {
     .option("--min-goodput <pct>", "every load point's goodput_pct must be at least this percentage")
     .option("--allow-inconclusive", "let INCONCLUSIVE bundles pass (said on their line); INVALID always fails")
     .option("--strict", "accepted for old pipelines; INCONCLUSIVE fails by default now")
+    .option("--baseline <bundle>", "regression gate: judge the one bundle against this baseline of the same workload")
+    .option("--metric <metric:stat>", "with --baseline: a rule, e.g. ttft_ms:p95 (repeatable)", collect, undefined)
+    .option(
+      "--max-regression <pct>",
+      "with --baseline: allowed regression, e.g. 5% (one, or one per --metric)",
+      collect,
+      undefined
+    )
+    .option("--json", "with --baseline: the comparison as JSON")
     .action(async (dirs: string[], o: GateOptions) => gateCommand(dirs, o, defaultIo()));
 }

@@ -124,3 +124,12 @@ export {
   TREND_Z
 } from "./search/index.ts";
 export * from "./hardware/index.ts";
+export {
+  DEFAULT_RULES,
+  parseRule,
+  regressionGate,
+  REGRESSION_STATS,
+  type RegressionCheck,
+  type RegressionResult,
+  type RegressionRule
+} from "./compare/regression.ts";
