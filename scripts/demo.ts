@@ -21,7 +21,8 @@ import {parseArgs} from "node:util";
 
 import {runDemoExperiment, siteEvidence} from "./demoExperiment.ts";
 import {collectRun, CPU_SUITE} from "./engine/collectRun.ts";
-import {ensureEngine, RANDOM_WEIGHTS_NOTE} from "./engine/engine.ts";
+import {ensureDemoEngine, RANDOM_WEIGHTS_NOTE} from "./engine/engine.ts";
+import {startFallbackServer} from "./engine/fallback.ts";
 import type {PresetName} from "./engine/generateModel.ts";
 import {startLlamaServer} from "./engine/supervisor.ts";
 import {serveStatic} from "./lib/serveStatic.ts";
@@ -81,33 +82,43 @@ async function main(): Promise<number> {
     1,
     "engine: find or build llama.cpp's llama-server (a first build takes 5–12 minutes on 2 cores; cached afterwards)"
   );
-  const engine = await ensureEngine({
+  const engine = await ensureDemoEngine({
     preset,
     seed: 1,
     keepByteTokens: args["keep-byte-tokens"],
     log: (l) => console.log(`  ${l}`)
   });
+  const fallback = engine.binary.source === "fallback";
   console.log(
-    `  llama-server ${engine.info.version} (${engine.info.binarySource}), llama.cpp ${engine.info.llamaCppCommit}`
+    fallback
+      ? `  ${engine.info.engine}: its numbers are labelled as such on every page`
+      : `  llama-server ${engine.info.version} (${engine.info.binarySource}), llama.cpp ${engine.info.llamaCppCommit}`
   );
 
   step(2, `model: ${preset} preset, ${(engine.info.params / 1e6).toFixed(1)} M parameters, seed 1`);
   console.log(`  ${engine.info.modelPath}`);
   console.log(`  note: ${RANDOM_WEIGHTS_NOTE}`);
 
+  if (args.experiment && fallback)
+    throw new Error("--experiment launches llama-server with speculative decoding: it needs the compiled llama-server");
   if (args.experiment) return experimentSteps(engine, parallel, t0);
-  step(3, `server: starting llama-server on 127.0.0.1 with --parallel ${parallel}`);
+  step(
+    3,
+    `server: starting ${fallback ? "the fallback engine" : "llama-server"} on 127.0.0.1 with --parallel ${parallel}`
+  );
   // Leave a core to the load generator: a starved client shows up as dispatch lag (gate G6).
   const threads = Math.max(1, availableParallelism() - 1);
-  const server = await startLlamaServer({
-    binary: engine.binary.path,
+  const serverOptions = {
     model: engine.info.modelPath,
     parallel,
     ctxPerSlot: args.suite ? 4096 : 1024,
     threads,
     alias: `random-${preset}`,
     niceness: 10
-  });
+  };
+  const server = fallback
+    ? await startFallbackServer({...serverOptions, addon: engine.binary.path})
+    : await startLlamaServer({...serverOptions, binary: engine.binary.path});
   console.log(`  ${server.baseUrl} ready in ${(server.readyMs / 1000).toFixed(1)} s (pid ${server.pid})`);
 
   let bundle: string | null;
@@ -164,7 +175,7 @@ async function main(): Promise<number> {
 }
 
 /** Steps 3–5 of `--experiment`: the plan, the experiment (launch, search, teardown per variant), the site. */
-async function experimentSteps(engine: Awaited<ReturnType<typeof ensureEngine>>, parallel: number, t0: number) {
+async function experimentSteps(engine: Awaited<ReturnType<typeof ensureDemoEngine>>, parallel: number, t0: number) {
   step(3, "experiment: llama-server with speculative decoding off, then on; a load search on each");
   const outDir = resolve(ROOT, args.out!);
   mkdirSync(outDir, {recursive: true});

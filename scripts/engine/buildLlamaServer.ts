@@ -19,6 +19,7 @@ import {join} from "node:path";
 import {sha256Hex} from "../../src/io/hash.ts";
 import {exec, tail, which} from "./exec.ts";
 import {cloneLlamaCpp} from "./llamaSource.ts";
+import {missingPrerequisites} from "./prerequisites.ts";
 import {LLAMA_CPP_COMMIT, serverCacheDir} from "./paths.ts";
 
 export interface LlamaServerBinary {
@@ -28,7 +29,8 @@ export interface LlamaServerBinary {
   version: string;
   /** llama.cpp commit (short hash as reported by the binary, or the pinned full hash for our builds). */
   commit: string;
-  source: "path" | "cache" | "built";
+  /** fallback: not llama-server but node-llama-cpp's prebuilt addon behind scripts/engine/fallbackServer.ts (issue 18). */
+  source: "path" | "cache" | "built" | "fallback";
   /** Cache key (`<commit>-<compiler>-<arch>-cpu<hash>-r<recipe>`), or `path:<realpath>` for a binary on PATH. */
   key: string;
 }
@@ -153,11 +155,7 @@ export async function buildLlamaServer(options: BuildLlamaServerOptions = {}): P
 
 /** Fails with the Debian packages to install when a build tool is missing. */
 export function checkPrerequisites(): void {
-  const missing: string[] = [];
-  if (!which("cmake")) missing.push("cmake");
-  if (!which(process.env.CXX ?? "c++") && !which("g++")) missing.push("g++");
-  if (!which("ninja")) missing.push("ninja");
-  if (!which("git")) missing.push("git");
+  const missing = missingPrerequisites();
   if (missing.length > 0) {
     throw new Error(`missing build prerequisites: ${missing.join(", ")}; install them with: ${APT_PREREQUISITES}`);
   }

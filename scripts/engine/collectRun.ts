@@ -47,26 +47,41 @@ export interface CollectRunResult {
 export function engineRunConfig(o: Omit<CollectRunOptions, "outDir" | "echo" | "configPath">): Record<string, unknown> {
   const i = o.engine.info;
   const params = `${(i.params / 1e6).toFixed(1)} M parameters`;
+  const fallback = o.engine.binary.source === "fallback";
+  const server = fallback
+    ? `FALLBACK ENGINE, NOT llama-server: ${i.engine} behind InferScope's own small OpenAI-compatible server (scripts/engine/fallbackServer.ts; prompt = messages joined as "role: content" lines, not the GGUF chat template; 2–3× slower than llama-server)`
+    : `llama.cpp llama-server ${i.version} (commit ${i.llamaCppCommit})`;
   return {
     name: o.name,
     description:
-      `llama.cpp llama-server ${i.version} (commit ${i.llamaCppCommit}) on CPU (${i.cpuModel}, ${o.threads} threads, nice 10), ` +
+      `${server} on CPU (${i.cpuModel}, ${o.threads} threads, nice 10), ` +
       `--parallel ${o.parallel}; model: InferScope '${i.preset}' preset, Llama architecture, ${params}, ${i.shape.quant}, ` +
       `RANDOM WEIGHTS (seeded, untrained, sha256 ${i.modelSha256.slice(0, 12)}…): generated text is gibberish, so only speed numbers mean anything.`,
     labels: {
-      engine: "llama.cpp",
+      engine: fallback ? "node-llama-cpp (fallback)" : "llama.cpp",
       preset: i.preset,
       parallel: String(o.parallel),
       weights: "random",
-      llama_cpp_commit: i.llamaCppCommit
+      llama_cpp_commit: i.llamaCppCommit,
+      ...(fallback ? {engine_note: "prebuilt node-llama-cpp addon, not llama-server"} : {})
     },
     target: {
       base_url: `${o.server.baseUrl}/v1`,
       model: `random-${i.preset}`,
       endpoint: o.endpoint ?? "chat",
-      engine: "llama.cpp",
+      engine: fallback ? "node-llama-cpp (fallback)" : "llama.cpp",
       engine_version: i.version,
-      launch_args: o.server.command.map((a) => (a === i.binaryPath ? "llama-server" : a)),
+      launch_args: o.server.command.map((a) =>
+        a === i.binaryPath
+          ? fallback
+            ? "<engine cache>/node-llama-cpp"
+            : "llama-server"
+          : a === process.execPath
+            ? "node"
+            : a.endsWith("/fallbackServer.ts")
+              ? "scripts/engine/fallbackServer.ts"
+              : a
+      ),
       timeouts: {connect_ms: 5000, headers_ms: 120_000, idle_ms: 60_000}
     },
     workload: {ignore_eos: true, salt: true, temperature: 0.8, ...o.workload},

@@ -1,6 +1,8 @@
 import {buildLlamaServer, cpuModel, findLlamaServer, type LlamaServerBinary} from "./buildLlamaServer.ts";
 import {generateModel, PRESETS, type GeneratedModel, type PresetName} from "./generateModel.ts";
+import {ensureFallbackAddon, FALLBACK_ENGINE} from "./fallback.ts";
 import {LLAMA_CPP_COMMIT, NODE_LLAMA_CPP_VERSION} from "./paths.ts";
+import {ensurePrerequisites} from "./prerequisites.ts";
 
 export interface EnsureEngineOptions {
   /** Model preset; default "tiny". */
@@ -18,7 +20,7 @@ export interface Engine {
   model: GeneratedModel;
   /** Flat provenance for reports and evidence bundles. */
   info: {
-    engine: "llama.cpp llama-server";
+    engine: "llama.cpp llama-server" | typeof FALLBACK_ENGINE;
     binaryPath: string;
     binarySource: LlamaServerBinary["source"];
     version: string;
@@ -67,6 +69,57 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
       llamaCppCommit: binary.source === "path" ? binary.commit : LLAMA_CPP_COMMIT,
       sourcePackage:
         binary.source === "path" ? "PATH" : `node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (llama/gitRelease.bundle)`,
+      cpuModel: cpuModel(),
+      preset,
+      shape: model.shape,
+      params: model.params,
+      modelPath: model.path,
+      modelSha256: model.sha256,
+      modelBytes: model.bytes,
+      seed: model.seed,
+      prng: model.prng,
+      keepByteTokens: model.keepByteTokens,
+      note: RANDOM_WEIGHTS_NOTE
+    }
+  };
+}
+
+/**
+ * The demo's engine on any machine (issue 18): llama-server from PATH or the cache; else built, after
+ * installing the build tools as root with apt-get when they are missing; else — tools missing and not
+ * installable — node-llama-cpp's prebuilt addon behind our small OpenAI-compatible server (`binary.source`
+ * "fallback", `binary.path` the addon's folder), labelled as such. `fallback: false` keeps the old behaviour
+ * (an error naming the packages).
+ */
+export async function ensureDemoEngine(
+  options: EnsureEngineOptions & {fallback?: boolean; prerequisites?: {env?: NodeJS.ProcessEnv; isRoot?: boolean}}
+): Promise<Engine> {
+  const log = options.log ?? (() => undefined);
+  if ((await findLlamaServer()) !== undefined) return ensureEngine(options);
+  const missing = await ensurePrerequisites({log, ...options.prerequisites});
+  if (missing.length === 0 || options.fallback === false) return ensureEngine(options);
+  log(
+    `falling back to ${FALLBACK_ENGINE}: 2–3× slower than llama-server, and every page that shows its numbers says so. For the compiled llama-server: apt-get install -y cmake g++ ninja-build git (as root), then run the demo again`
+  );
+  const addon = await ensureFallbackAddon(log);
+  const preset = options.preset ?? "tiny";
+  const model = await generateModel({preset, seed: options.seed ?? 1, keepByteTokens: options.keepByteTokens});
+  return {
+    binary: {
+      path: addon,
+      version: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`,
+      commit: "prebuilt",
+      source: "fallback",
+      key: "fallback"
+    },
+    model,
+    info: {
+      engine: FALLBACK_ENGINE,
+      binaryPath: addon,
+      binarySource: "fallback",
+      version: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`,
+      llamaCppCommit: "prebuilt (node-llama-cpp's own llama.cpp build)",
+      sourcePackage: `node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (prebuilt addon)`,
       cpuModel: cpuModel(),
       preset,
       shape: model.shape,

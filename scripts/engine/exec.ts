@@ -12,13 +12,18 @@ export interface ExecResult {
 export function exec(
   file: string,
   args: readonly string[],
-  options: {cwd?: string; maxBuffer?: number; encoding?: "utf8"} = {}
+  options: {cwd?: string; maxBuffer?: number; encoding?: "utf8"; env?: NodeJS.ProcessEnv} = {}
 ): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     execFile(
       file,
       args,
-      {cwd: options.cwd, maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024, encoding: "utf8"},
+      {
+        cwd: options.cwd,
+        maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+        encoding: "utf8",
+        env: options.env ?? process.env
+      },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== "number") return reject(new Error(`cannot run ${file}: ${error.message}`));
         resolve({code: error ? Number(error.code) : 0, stdout, stderr});

@@ -86,7 +86,12 @@ export async function startLlamaServer(options: StartLlamaServerOptions): Promis
   }
 }
 
-async function launch(options: StartLlamaServerOptions, port: number, args: string[]): Promise<LlamaServerHandle> {
+/** Spawns a server (llama-server, or the fallback engine) and waits until its /health answers 200. */
+export async function launch(
+  options: Pick<StartLlamaServerOptions, "binary" | "niceness" | "logFile" | "stopGraceMs" | "readyTimeoutMs">,
+  port: number,
+  args: string[]
+): Promise<LlamaServerHandle> {
   installExitHooks();
   const started = performance.now();
   const child = spawn(options.binary, args, {stdio: ["ignore", "pipe", "pipe"]});
