@@ -68,15 +68,13 @@ describe("the no-compile fallback engine (issue 18)", () => {
       .filter((e) => e.startsWith("data: "))
       .map((e) => e.slice(6));
     expect(events.at(-1)).toBe("[DONE]");
-    const chunks = events
-      .slice(0, -1)
-      .map(
-        (e) =>
-          JSON.parse(e) as {
-            choices: {delta?: {content?: string | null}; finish_reason: string | null}[];
-            usage?: {completion_tokens: number};
-          }
-      );
+    const chunks = events.slice(0, -1).map(
+      (e) =>
+        JSON.parse(e) as {
+          choices: {delta?: {content?: string | null}; finish_reason: string | null}[];
+          usage?: {completion_tokens: number};
+        }
+    );
     expect(chunks.filter((c) => typeof c.choices[0]?.delta?.content === "string")).toHaveLength(6);
     expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0]?.finish_reason).toBe("length");
     expect(chunks.at(-1)!.usage!.completion_tokens).toBe(6);
