@@ -37,28 +37,36 @@ export function throughputVsLoad(
     y: {label: opts.yLabel, grid: true, zero: true},
     color: {legend: true, domain: series},
     marks: [
+      // throughput wide and light underneath, goodput thin and dashed on top: equal values show both
       Plot.lineY(
         rows.filter((d) => !dashed(d)),
-        {x: "load", y: "value", stroke: "series", sort: "load"}
+        {x: "load", y: "value", stroke: "series", sort: "load", strokeWidth: 4, strokeOpacity: 0.45}
       ),
-      Plot.lineY(rows.filter(dashed), {x: "load", y: "value", stroke: "series", sort: "load", strokeDasharray: "5,4"}),
       Plot.dot(
         rows.filter((d) => !dashed(d)),
         {
           x: "load",
           y: "value",
           fill: "series",
-          r: 3.5,
+          r: 5,
           title: (d: ThroughputRow) => `${d.series} @ ${d.load}: ${short(d.value)}`
         }
       ),
-      // hollow: an equal throughput shows through it
+      Plot.lineY(rows.filter(dashed), {
+        x: "load",
+        y: "value",
+        stroke: "series",
+        sort: "load",
+        strokeWidth: 1.5,
+        strokeDasharray: "5,4"
+      }),
+      // hollow and smaller: an equal throughput shows around it
       Plot.dot(rows.filter(dashed), {
         x: "load",
         y: "value",
         stroke: "series",
         fill: "white",
-        r: 3.5,
+        r: 2.5,
         title: (d: ThroughputRow) => `${d.series} @ ${d.load}: ${short(d.value)}`
       }),
       Plot.text([opts.slo], {frameAnchor: "top-left", dy: -26, fontWeight: 600})
@@ -89,8 +97,16 @@ export function goodputShareVsLoad(
         fill: "currentColor",
         title: (d: GoodputShareRow) => `${d.load}: ${short(d.pct)} %`
       }),
-      Plot.text(rows, {x: "load", y: "pct", text: (d: GoodputShareRow) => `${short(d.pct)} %`, dy: -10, fontSize: 10}),
-      Plot.text([opts.slo], {frameAnchor: "top-left", dy: -26, fontWeight: 600})
+      // the label sits below a point near the top (above, it would run into the axis label)
+      Plot.text(
+        rows.filter((d) => d.pct > 85),
+        {x: "load", y: "pct", text: (d: GoodputShareRow) => `${short(d.pct)} %`, dy: 12, fontSize: 10}
+      ),
+      Plot.text(
+        rows.filter((d) => d.pct <= 85),
+        {x: "load", y: "pct", text: (d: GoodputShareRow) => `${short(d.pct)} %`, dy: -10, fontSize: 10}
+      ),
+      Plot.text([opts.slo], {frameAnchor: "top-right", textAnchor: "end", dy: -26, fontWeight: 600})
     ]
   });
 }
