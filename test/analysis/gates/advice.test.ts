@@ -19,4 +19,11 @@ describe("what to do about a verdict (issue 18)", () => {
     expect(adviceFor(reasons, [{id: "G6", status: "not_evaluable"}])).toEqual([]);
     expect(adviceFor(["G30 request_accounting: 5 lost"], [{id: "G30", status: "fail"}])).toEqual([]);
   });
+
+  it("says what to do about too few samples, and reads a gate id only at the start of a reason", () => {
+    expect(GATE_ADVICE.G4!.en).toMatch(/^What to do: too few successful requests .* raise the load points' `requests`/);
+    expect(GATE_ADVICE.G4!.zh).toMatch(/^怎么办：成功请求太少/);
+    const gates = [{id: "G6", status: "warn"}];
+    expect(adviceFor(["the client was slow (see G6 client_health)", "no gate at all"], gates)).toEqual([]);
+  });
 });

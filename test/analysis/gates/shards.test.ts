@@ -31,6 +31,7 @@ function shardLane(k: number, startMs: number, n = 5, durMs = 100): Rec[] {
   });
 }
 
+const startOf = (k: number, tMs: number) => phaseStart(k, tMs);
 const phaseStart = (k: number, tMs: number) => ({
   kind: "note" as const,
   shard: k,
@@ -193,5 +194,148 @@ describe("G32 shards start together", () => {
     const spec = merged(150);
     spec.config = {...CONFIG, gates: {min_samples: 5, max_shard_start_skew_ms: 200}};
     expect(gateOf(await analyzeSpec(spec), "G32").status).toBe("pass");
+  });
+
+  const g32 = async (spec: BundleSpec) => gateOf(await analyzeSpec(spec), "G32");
+  const note = (k: number | undefined, tMs: number, event: string, phase: string, repeat = 0) => ({
+    kind: "note" as const,
+    ...(k === undefined ? {} : {shard: k}),
+    tNs: Math.round(tMs * MS),
+    event,
+    point: POINT.id,
+    repeat,
+    detail: {phase}
+  });
+
+  it("reads only the measured phases' first start per shard: warmups, other notes and repeats do not count", async () => {
+    const spec = merged(3);
+    spec.client = [
+      note(1, 900, "phase_start", "warmup"), // a warmup 900 ms after: not a measured start
+      note(1, 700, "point_start", "measure"), // another event
+      startOf(0, 0),
+      startOf(1, 3),
+      note(1, 500, "phase_start", "measure"), // a second start of shard 1: the first counts
+      ...loopSamples(0, 700)
+    ];
+    expect((await g32(spec)).evidence.worstSkewMs).toBe(3);
+  });
+
+  it("names the worst phase and orders shards by when they started (shard 1 first here)", async () => {
+    const spec = merged(0);
+    spec.points = [{...POINT, repeats: 2}];
+    spec.client = [
+      startOf(0, 10),
+      startOf(1, 0),
+      note(0, 700, "phase_start", "measure", 1),
+      note(1, 750, "phase_start", "measure", 1),
+      ...loopSamples(0, 1300)
+    ];
+    const requests = [...shardLane(0, 10), ...shardLane(1, 0)];
+    spec.requests = [
+      ...requests,
+      ...requests.map((r) => ({
+        ...r,
+        id: `${r.id}-r1`,
+        repeat: 1,
+        tSchedNs: r.tSchedNs! + 700 * MS,
+        tDispNs: r.tDispNs! + 700 * MS,
+        tHdrNs: r.tHdrNs! + 700 * MS,
+        tByte1Ns: r.tByte1Ns! + 700 * MS,
+        tEndNs: r.tEndNs! + 700 * MS,
+        events: r.events.map((e) => [e[0] + 700 * MS, ...e.slice(1)] as typeof e)
+      }))
+    ];
+    const g = await g32(spec);
+    expect(g.evidence.worstSkewMs).toBe(50);
+    expect(g.reason).toMatch(
+      /^2 shards; measured phases started within 50\.0 ms of each other \(worst: concurrency-2 repeat 1\)/
+    );
+    const apart = merged(150);
+    apart.client = [startOf(0, 150), startOf(1, 0), ...loopSamples(0, 800)];
+    expect((await g32(apart)).reason).toMatch(/150\.0 ms apart \(shard 1 first, shard 0 last\)/);
+  });
+
+  it("is not evaluable without any measured start, and says which shard never started a phase", async () => {
+    const none = merged(0);
+    none.client = loopSamples(0, 600);
+    const g = await g32(none);
+    expect(g.status).toBe("not_evaluable");
+    expect(g.reason).toMatch(/^no measured phase started on any shard; placement on one timeline ±1\.5 ms/);
+    const half = merged(0);
+    half.client = [startOf(0, 0), ...loopSamples(0, 600)];
+    const h = await g32(half);
+    expect(h.status).toBe("warn");
+    expect(h.reason).toMatch(
+      /^measured phases missing on some shards: concurrency-2 repeat 0 \(1 of 2 shards\); placement/
+    );
+  });
+
+  it("passes a spread of exactly the tolerance, and joins several problems with '; '", async () => {
+    const edge = merged(100, {requests: [...shardLane(0, 0, 5, 1000), ...shardLane(1, 100, 5, 1000)]});
+    edge.client = [startOf(0, 0), startOf(1, 100), ...loopSamples(0, 5200)];
+    expect((await g32(edge)).status).toBe("pass");
+    const spec = merged(150);
+    spec.manifest = {merge: {...merge(), count: 3, shards: [...merge().shards]}};
+    spec.client = [startOf(0, 0), startOf(1, 150), ...loopSamples(0, 800)];
+    const g = await g32(spec);
+    expect(g.reason).toMatch(
+      /^measured phases missing on some shards: concurrency-2 repeat 0 \(2 of 3 shards\); the shards started .* > 100 ms; placement/
+    );
+  });
+
+  it("states the placement from the shards that have a bound, 'unknown' when none has, nothing about sync when all are synchronised", async () => {
+    const synced: TimeSync = {source: "chronyc", synchronized: true, offsetMs: 0.2, raw: null, reason: null};
+    const m = merge();
+    const mixed = merged(3, {
+      manifest: {
+        merge: {
+          ...m,
+          shards: [
+            {...m.shards[0]!, offsetUncertaintyMs: null},
+            {...m.shards[1]!, offsetUncertaintyMs: 2.25}
+          ]
+        }
+      }
+    });
+    expect((await g32(mixed)).reason).toMatch(
+      /; placement on one timeline ±2\.3 ms; time sync not confirmed on shard 0, 1:/
+    );
+    const unknown = merged(3, {
+      manifest: {merge: {...m, shards: m.shards.map((s) => ({...s, offsetUncertaintyMs: null}))}}
+    });
+    expect((await g32(unknown)).reason).toMatch(/; placement on one timeline: uncertainty unknown; time sync/);
+    const good = merged(3, {
+      manifest: {merge: {...m, shards: [{...m.shards[0]!, timeSync: synced}, {...m.shards[1]!}]}}
+    });
+    expect((await g32(good)).reason).toMatch(/time sync not confirmed on shard 1: the window/);
+    const all = merged(3, {manifest: {merge: {...m, shards: m.shards.map((s) => ({...s, timeSync: synced}))}}});
+    expect((await g32(all)).reason).toMatch(/placement on one timeline ±1\.5 ms$/);
+  });
+
+  it("records each shard's late start in ms, and a lone shard's identity; a 1-of-1 shard is no shard", async () => {
+    const m = merge();
+    const late = merged(3, {
+      manifest: {
+        merge: {
+          ...m,
+          shards: [
+            {...m.shards[0]!, startLateNs: 2_500_000},
+            {...m.shards[1]!, startLateNs: null}
+          ]
+        }
+      }
+    });
+    expect((await g32(late)).evidence.startLateMs).toEqual([2.5, null]);
+    const shard = (index: number, count: number) => ({
+      config: CONFIG,
+      points: [POINT],
+      requests: shardLane(index, 0).map(({shard: _s, ...rest}) => rest),
+      client: loopSamples(0, 600),
+      manifest: {
+        shard: {index, count, planSha256: "a".repeat(64), startAt: null, startLateNs: null, timeSync: UNKNOWN_SYNC}
+      }
+    });
+    expect((await g32(shard(1, 2))).evidence).toEqual({shard: 1, count: 2});
+    expect((await g32(shard(0, 1))).status).toBe("not_applicable");
   });
 });
