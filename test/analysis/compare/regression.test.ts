@@ -1,6 +1,7 @@
 import {describe, expect, it} from "vitest";
 
-import {parseRule, regressionGate} from "../../../src/analysis/compare/regression.ts";
+import {DEFAULT_RULES, parseRule, regressionGate} from "../../../src/analysis/compare/regression.ts";
+import {seedOf} from "../../../src/analysis/compare/seed.ts";
 import type {CompareRun} from "../../../src/analysis/compare/compare.ts";
 
 /**
@@ -121,5 +122,115 @@ describe("the regression gate (issue 18)", () => {
     expect(parseRule("ttft_ms", 5)).toEqual({metric: "ttft_ms", stat: "p95", maxPct: 5});
     expect(parseRule("goodput_pct:p50", 5)).toMatch(/per-request samples are kept for ttft_ms, itl_ms, e2e_ms/);
     expect(parseRule("ttft_ms:p42", 5)).toMatch(/one of p50, p90, p95, p99/);
+  });
+
+  it("judges ttft, itl and e2e at p95 with 5 % by default, each from its own per-request values", () => {
+    expect(DEFAULT_RULES).toEqual([
+      {metric: "ttft_ms", stat: "p95", maxPct: 5},
+      {metric: "itl_ms", stat: "p95", maxPct: 5},
+      {metric: "e2e_ms", stat: "p95", maxPct: 5}
+    ]);
+    const r = regressionGate(run("old", base), run("new", base));
+    expect(r.checks.map((c) => [c.metric, c.stat, c.baseline])).toEqual([
+      ["ttft_ms", "p95", 137],
+      ["itl_ms", "p95", 5],
+      ["e2e_ms", "p95", 274] // e2e = 2 × ttft in these rows
+    ]);
+  });
+
+  it("counts only the point's successful measured requests with a value", () => {
+    const old = run("old", base);
+    const extra = [
+      {...old.rows![0]!, id: "w", phase: "warmup", ttftMs: 1e6},
+      {...old.rows![0]!, id: "f", outcome: "http_error", ttftMs: 1e6},
+      {...old.rows![0]!, id: "o", point: "concurrency-9", ttftMs: 1e6},
+      {...old.rows![0]!, id: "n", ttftMs: null},
+      {...old.rows![0]!, id: "i", ttftMs: Number.POSITIVE_INFINITY}
+    ];
+    const noisy = {...old, rows: [...old.rows!, ...extra]} as CompareRun;
+    const c = regressionGate(noisy, run("new", base), [rule("ttft_ms:p95")]).checks[0]!;
+    expect([c.nBaseline, c.nCandidate, c.baseline]).toEqual([40, 40, 137]);
+  });
+
+  it("evaluates a p95 at exactly 20 a side, and names the short side", () => {
+    const twenty = base.slice(0, 20);
+    expect(regressionGate(run("old", twenty), run("new", twenty), [rule("ttft_ms:p95")]).checks[0]!.status).toBe(
+      "pass"
+    );
+    const c = regressionGate(run("old", base), run("new", base.slice(0, 19)), [rule("ttft_ms:p95")]).checks[0]!;
+    expect(c.status).toBe("not_evaluable");
+    expect(c.reason).toBe("p95 needs n ≥ 20 on each side (n=40 vs n=19)");
+    expect([c.baseline, c.regressionPct, c.lo]).toEqual([null, null, null]);
+    const zero = regressionGate(
+      run(
+        "old",
+        base.map(() => 0)
+      ),
+      run("new", base),
+      [rule("ttft_ms:p50")]
+    ).checks[0]!;
+    expect(zero.status).toBe("not_evaluable");
+    expect(zero.reason).toBe("the baseline's p50 is 0: no relative change");
+  });
+
+  it("fails only strictly above the allowance: a limit equal to the lower bound passes", () => {
+    const slower = base.map((v) => v * 1.2);
+    const first = regressionGate(run("old", base), run("new", slower), [rule("ttft_ms:p95")], {seed: 7}).checks[0]!;
+    expect(first.lo!).toBeLessThanOrEqual(first.regressionPct!);
+    expect(first.hi!).toBeGreaterThanOrEqual(first.regressionPct!);
+    expect(first.reason).toMatch(
+      /^regressed 20\.0 % \[-?[\d.]+, [\d.]+\]: even the interval's lower bound is above the allowed 5 %$/
+    );
+    const atEdge = regressionGate(run("old", base), run("new", slower), [rule("ttft_ms:p95", first.lo!)], {seed: 7});
+    expect(atEdge.checks[0]!.status).toBe("pass");
+    expect(atEdge.checks[0]!.reason).toMatch(/: the interval's lower bound is within the allowed /);
+  });
+
+  it("a 50 % interval lies inside the 95 % one (same seed)", () => {
+    const b = base.map((v) => v * 1.1);
+    const wide = regressionGate(run("old", base), run("new", b), [rule("ttft_ms:p50")], {seed: 3}).checks[0]!;
+    const narrow = regressionGate(run("old", base), run("new", b), [rule("ttft_ms:p50")], {seed: 3, level: 0.5})
+      .checks[0]!;
+    expect(narrow.lo!).toBeGreaterThan(wide.lo!);
+    expect(narrow.hi!).toBeLessThan(wide.hi!);
+  });
+
+  it("records its method and seed, and takes a given seed", () => {
+    const r = regressionGate(run("old", base), run("new", base), [rule("ttft_ms:p95")]);
+    expect(r.method).toEqual({resamples: 2000, level: 0.95, prng: "mulberry32", seed: seedOf("old\nnew")});
+    expect(
+      regressionGate(run("old", base), run("new", base), [rule("ttft_ms:p95")], {seed: 11, resamples: 500}).method
+    ).toEqual({
+      resamples: 500,
+      level: 0.95,
+      prng: "mulberry32",
+      seed: 11
+    });
+  });
+
+  it("judges the points both runs have; one failing rule fails the gate, a pass beside unjudged ones passes", () => {
+    const two = (bundle: string, xs: number[], points = ["concurrency-2", "concurrency-4"]) => {
+      const r = run(bundle, xs);
+      return {
+        ...r,
+        load_points: points.map((id) => ({id})),
+        rows: points.flatMap((id) => r.rows!.map((x) => ({...x, id: `${id}-${x.id}`, point: id})))
+      } as CompareRun;
+    };
+    const r = regressionGate(two("old", base), two("new", base, ["concurrency-4"]), [rule("ttft_ms:p95")]);
+    expect(r.checks.map((c) => c.point)).toEqual(["concurrency-4"]);
+    const mixed = regressionGate(
+      run("old", base),
+      run(
+        "new",
+        base.map((v) => v * 1.2)
+      ),
+      [rule("ttft_ms:p95"), rule("itl_ms:p95")]
+    );
+    expect(mixed.checks.map((c) => c.status)).toEqual(["fail", "pass"]);
+    expect(mixed.status).toBe("fail");
+    const partly = regressionGate(run("old", base), run("new", base), [rule("ttft_ms:p95"), rule("itl_ms:p99")]);
+    expect(partly.checks.map((c) => c.status)).toEqual(["pass", "not_evaluable"]);
+    expect(partly.status).toBe("pass");
   });
 });
