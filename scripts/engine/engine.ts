@@ -43,6 +43,23 @@ export interface Engine {
 export const RANDOM_WEIGHTS_NOTE =
   "model weights are random (seeded, untrained): generated text is gibberish; tokenization, chat templating, compute cost and streaming are real";
 
+/** The model's half of an engine's provenance (the same for llama-server and the fallback). */
+function modelInfo(preset: PresetName, model: GeneratedModel) {
+  return {
+    cpuModel: cpuModel(),
+    preset,
+    shape: model.shape,
+    params: model.params,
+    modelPath: model.path,
+    modelSha256: model.sha256,
+    modelBytes: model.bytes,
+    seed: model.seed,
+    prng: model.prng,
+    keepByteTokens: model.keepByteTokens,
+    note: RANDOM_WEIGHTS_NOTE
+  };
+}
+
 /** Finds or builds llama-server and generates (or reuses) the model: everything the demo and real-engine tests need. */
 export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<Engine> {
   const preset = options.preset ?? "tiny";
@@ -69,17 +86,7 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
       llamaCppCommit: binary.source === "path" ? binary.commit : LLAMA_CPP_COMMIT,
       sourcePackage:
         binary.source === "path" ? "PATH" : `node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (llama/gitRelease.bundle)`,
-      cpuModel: cpuModel(),
-      preset,
-      shape: model.shape,
-      params: model.params,
-      modelPath: model.path,
-      modelSha256: model.sha256,
-      modelBytes: model.bytes,
-      seed: model.seed,
-      prng: model.prng,
-      keepByteTokens: model.keepByteTokens,
-      note: RANDOM_WEIGHTS_NOTE
+      ...modelInfo(preset, model)
     }
   };
 }
@@ -120,17 +127,7 @@ export async function ensureDemoEngine(
       version: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`,
       llamaCppCommit: "prebuilt (node-llama-cpp's own llama.cpp build)",
       sourcePackage: `node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (prebuilt addon)`,
-      cpuModel: cpuModel(),
-      preset,
-      shape: model.shape,
-      params: model.params,
-      modelPath: model.path,
-      modelSha256: model.sha256,
-      modelBytes: model.bytes,
-      seed: model.seed,
-      prng: model.prng,
-      keepByteTokens: model.keepByteTokens,
-      note: RANDOM_WEIGHTS_NOTE
+      ...modelInfo(preset, model)
     }
   };
 }
