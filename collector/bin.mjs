@@ -4,6 +4,7 @@
 // shipped, it runs the built bundle (`npm pack` builds it: scripts/buildPackage.ts). Plain JavaScript, so
 // that an old Node gets a clear message instead of a syntax error.
 import {existsSync} from "node:fs";
+import {enableCompileCache} from "node:module";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
@@ -12,6 +13,10 @@ if (major < 22 || (major === 22 && minor < 12)) {
   );
   process.exitCode = 2;
 } else {
+  // V8's on-disk compile cache (Node ≥ 22.1; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a checkout's CLI is a
+  // few hundred TypeScript modules, stripped and compiled on every start (≈ 1.2 CPU-s before, ≈ 0.5 s cached,
+  // measured in docs/client-benchmark.md). Keyed by each file's content, so an edited source is recompiled.
+  enableCompileCache?.();
   const source = new URL("./cli.ts", import.meta.url);
   const entry = existsSync(source) ? source : new URL("../dist/collector/cli.mjs", import.meta.url);
   const {main} = await import(entry.href);

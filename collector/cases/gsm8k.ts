@@ -5,6 +5,7 @@ import {z} from "zod";
 import {LineSplitter, type Oversized} from "../../src/analysis/util/lines.ts";
 import {zodIssueList} from "../../src/analysis/util/zodIssues.ts";
 import type {Effects} from "../effects.ts";
+import {cacheDir} from "../env/cacheDir.ts";
 import type {CaseItem} from "./types.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 
@@ -49,12 +50,6 @@ export class Gsm8kError extends Error {
 
 /** The dataset file's digest (recorded in the bundle): the one sha256 of src/io/hash.ts. */
 export const sha256Of = (text: string | Buffer): string => sha256Hex(text);
-
-/** `${XDG_CACHE_HOME:-~/.cache}/inferscope`. */
-export function cacheDir(env: Readonly<Record<string, string | undefined>>): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME || "/tmp", ".cache");
-  return join(base, "inferscope");
-}
 
 const Gsm8kLine = z.looseObject({question: z.string(), answer: z.string()});
 
@@ -123,7 +118,7 @@ export async function loadGsm8k(
       origin: {kind: "path", path: o.path, sha256: sha, pinned: sha === source.sha256}
     };
   }
-  const dir = join(cacheDir(fx.env), "gsm8k");
+  const dir = join(cacheDir(fx.env) ?? "/tmp/.cache/inferscope", "gsm8k");
   const cached = join(dir, source.cacheName);
   if (await fx.files.exists(cached)) {
     const buf = await fx.files.readFile(cached);

@@ -3,6 +3,7 @@ import {Worker} from "node:worker_threads";
 
 import type {MemoryBandwidthProbe} from "../../src/analysis/schema/manifest.ts";
 import type {Effects} from "../effects.ts";
+import {BANDWIDTH_CACHE_ENV, bandwidthOncePerBoot, type ProbePlan} from "./bandwidthCache.ts";
 
 /** Set to 1 to skip the host memory-bandwidth probe (it is measured by default). */
 export const NO_BANDWIDTH_ENV = "INFERSCOPE_NO_BANDWIDTH";
@@ -118,6 +119,13 @@ async function timedPasses(
   return times;
 }
 
+/** The threads, per-thread bytes and timed passes the probe runs with these options on this host. */
+export function probePlan(o: BandwidthOptions = {}): ProbePlan {
+  const plan = bandwidthPlan(o.threads ?? availableParallelism());
+  const bufferBytes = Math.max(8, Math.floor((o.bufferBytes ?? plan.bufferBytes) / 8) * 8);
+  return {threads: plan.threads, bufferBytes, passes: Math.max(1, o.passes ?? PASSES)};
+}
+
 /**
  * Host memory bandwidth, raw: T worker threads each copy their own buffer at once after a shared start
  * signal; one untimed warm-up pass, then `passes` timed ones. Records bytes moved (read + written, all
@@ -126,10 +134,7 @@ async function timedPasses(
  * cancellable timer (like the samplers'), not the Effects clock: worker threads cannot share an injected clock.
  */
 export async function measureMemoryBandwidth(o: BandwidthOptions = {}): Promise<MemoryBandwidthProbe> {
-  const plan = bandwidthPlan(o.threads ?? availableParallelism());
-  const bufferBytes = Math.max(8, Math.floor((o.bufferBytes ?? plan.bufferBytes) / 8) * 8);
-  const threads = plan.threads;
-  const passes = Math.max(1, o.passes ?? PASSES);
+  const {threads, bufferBytes, passes} = probePlan(o);
   const timeoutMs = o.timeoutMs ?? TIMEOUT_MS;
   const base = {method: "parallel-copy" as const, threads, bufferBytes};
   const sab = new SharedArrayBuffer(8);
@@ -155,9 +160,19 @@ export async function measureMemoryBandwidth(o: BandwidthOptions = {}): Promise<
   }
 }
 
-/** The probe as the fingerprint records it: measured, unless INFERSCOPE_NO_BANDWIDTH=1 says to skip it. */
-export async function hostBandwidth(fx: Pick<Effects, "env">, o: BandwidthOptions = {}): Promise<MemoryBandwidthProbe> {
+/**
+ * The probe as the fingerprint records it: skipped when INFERSCOPE_NO_BANDWIDTH=1 says so; else measured
+ * once per boot and reused (`reusedFrom`) when the effects give files and a clock, unless
+ * INFERSCOPE_BANDWIDTH_CACHE=off; else measured now.
+ */
+export async function hostBandwidth(
+  fx: Pick<Effects, "env"> & Partial<Pick<Effects, "files" | "clock">>,
+  o: BandwidthOptions = {}
+): Promise<MemoryBandwidthProbe> {
   if (fx.env[NO_BANDWIDTH_ENV] === "1")
     return {method: "parallel-copy", threads: 0, bufferBytes: 0, trials: [], error: `skipped: ${NO_BANDWIDTH_ENV}=1`};
-  return measureMemoryBandwidth(o);
+  const {files, clock, env} = fx;
+  if (files === undefined || clock === undefined || env[BANDWIDTH_CACHE_ENV] === "off")
+    return measureMemoryBandwidth(o);
+  return bandwidthOncePerBoot({files, clock, env}, probePlan(o), () => measureMemoryBandwidth(o));
 }

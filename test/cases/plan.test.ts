@@ -7,8 +7,9 @@ import {afterAll, describe, expect, it} from "vitest";
 import {SuiteOptionsSpec} from "../../src/analysis/schema/config.ts";
 import {HEAVY_CASES, headlineTier, sortTiers} from "../../src/analysis/schema/cases.ts";
 import {realFiles} from "../../collector/effects.ts";
+import {cacheDir} from "../../collector/env/cacheDir.ts";
 import {fillerSentences, fitFiller} from "../../collector/cases/filler.ts";
-import {cacheDir, gsm8kItems, loadGsm8k, parseGsm8k, sha256Of, type Gsm8kSource} from "../../collector/cases/gsm8k.ts";
+import {gsm8kItems, loadGsm8k, parseGsm8k, sha256Of, type Gsm8kSource} from "../../collector/cases/gsm8k.ts";
 import {passphrase, plant} from "../../collector/cases/needle.ts";
 import {planCases, selectCases} from "../../collector/cases/plan.ts";
 

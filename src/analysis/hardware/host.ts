@@ -12,7 +12,8 @@ export function hostBandwidth(probe: MemoryBandwidthProbe | undefined): Fact {
   if (probe.error !== null) return unknown(`host bandwidth not measured: ${probe.error}`);
   const rates = probe.trials.filter((t) => t.ns > 0).map((t) => t.bytesMoved / t.ns);
   if (rates.length === 0) return unknown("host bandwidth probe recorded no timed pass");
-  return known(max(rates)!, `best of ${rates.length} parallel-copy passes, ${probe.threads} threads`);
+  const when = probe.reusedFrom ? ` (measured ${probe.reusedFrom.measuredAt}, same boot, reused)` : "";
+  return known(max(rates)!, `best of ${rates.length} parallel-copy passes, ${probe.threads} threads${when}`);
 }
 
 /**

@@ -65,7 +65,17 @@ export const MemoryBandwidthProbe = z.strictObject({
   trials: z
     .array(z.strictObject({bytesMoved: NonNegInt.describe("read + written, all threads"), ns: NonNegInt}))
     .describe("one entry per timed pass of all threads together (wall time from the first start to the last end)"),
-  error: z.string().nullable().describe("why it could not be measured (then trials is empty)")
+  error: z.string().nullable().describe("why it could not be measured (then trials is empty)"),
+  reusedFrom: z
+    .strictObject({
+      measuredAt: IsoTime.describe("when the probe ran"),
+      bootId: z.string().min(1).describe("the Linux boot it ran in (/proc/sys/kernel/random/boot_id)")
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "set when these trials are an earlier run's on the same host and boot (the collector keeps one probe per boot: memory does not change without a reboot); null or absent: measured by this run"
+    )
 });
 export type MemoryBandwidthProbe = z.infer<typeof MemoryBandwidthProbe>;
 

@@ -182,6 +182,10 @@ describe("hostBandwidth: the best pass of the raw probe, GB/s", () => {
     );
     expect(hostBandwidth({...probe, trials: [{bytesMoved: 1, ns: 0}]}).reason).toMatch(/no timed pass/);
     expect(hostBandwidth(undefined).reason).toMatch(/predates/);
+    const reused = {...probe, reusedFrom: {measuredAt: "2026-12-02T10:00:00.000Z", bootId: "b"}};
+    expect(hostBandwidth(reused).from).toBe(
+      "best of 2 parallel-copy passes, 2 threads (measured 2026-12-02T10:00:00.000Z, same boot, reused)"
+    );
   });
 });
 
