@@ -39,14 +39,24 @@ export class RunControl {
     return this.#inFlight.size;
   }
 
+  /** Told when the first request goes in flight and when the last one ends (the loop monitors run in between). */
+  #busy: {watch(): void; rest(): void} | null = null;
+
   track(): AbortController {
     const ac = new AbortController();
     this.#inFlight.add(ac);
+    if (this.#inFlight.size === 1) this.#busy?.watch();
     return ac;
   }
 
   untrack(ac: AbortController): void {
-    this.#inFlight.delete(ac);
+    if (this.#inFlight.delete(ac) && this.#inFlight.size === 0) this.#busy?.rest();
+  }
+
+  /** `watch` when requests go in flight (now, if some are), `rest` when none are left. */
+  onBusy(busy: {watch(): void; rest(): void}): void {
+    this.#busy = busy;
+    if (this.#inFlight.size > 0) busy.watch();
   }
 
   /** First call wins; a second interrupt aborts in-flight requests without waiting for the grace period. */

@@ -33,6 +33,7 @@ export function startTelemetry(
     return n;
   };
   const monitor = createClientMonitor({inFlight: () => c.control.inFlight, openSockets: sockets}, c.rel(), c.origin);
+  c.control.onBusy(monitor);
   let first = true;
   list.push(
     startSampler({

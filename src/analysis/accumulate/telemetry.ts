@@ -4,7 +4,14 @@ import {phaseScrape, type PhaseScrape} from "../telemetry/serverTime.ts";
 export interface ClientFacts {
   samples: number;
   /** Every loop sample: end of its window and length (ns), delay p99 (ms). Gates look at the windows of each point. */
-  loop: {tNs: number; windowNs: number; p99Ms: number | null; stalls: [number, number][] | null}[];
+  loop: {
+    tNs: number;
+    windowNs: number;
+    /** The part of the window the loop monitors ran (the whole window before issue 17). */
+    monitoredNs: number;
+    p99Ms: number | null;
+    stalls: [number, number][] | null;
+  }[];
   loopDelayP99MaxMs: number | null;
   loopDelayMaxMs: number | null;
   eluMax: number | null;
@@ -56,7 +63,13 @@ export class ClientAccumulator {
       return;
     }
     c.samples++;
-    c.loop.push({tNs: r.tNs, windowNs: r.windowNs, p99Ms: r.loopDelayP99Ms, stalls: r.stalls ?? null});
+    c.loop.push({
+      tNs: r.tNs,
+      windowNs: r.windowNs,
+      monitoredNs: r.monitoredNs ?? r.windowNs,
+      p99Ms: r.loopDelayP99Ms,
+      stalls: r.stalls ?? null
+    });
     if (r.loopDelayP99Ms !== null) c.loopDelayP99MaxMs = Math.max(c.loopDelayP99MaxMs ?? 0, r.loopDelayP99Ms);
     if (r.loopDelayMaxMs !== null) c.loopDelayMaxMs = Math.max(c.loopDelayMaxMs ?? 0, r.loopDelayMaxMs);
     if (r.elu !== null) {

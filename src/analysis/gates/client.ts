@@ -3,21 +3,22 @@ import type {PointGate} from "./types.ts";
 import {max} from "d3-array";
 
 /**
- * Share of time the event loop ran more than `budgetMs` late: Σ max(0, stall − budget) / Σ window over
- * windows that recorded stalls. An event that reaches the socket during a stall of d ms is timestamped up
+ * Share of time the event loop ran more than `budgetMs` late: Σ max(0, stall − budget) / Σ watched time
+ * over windows that recorded stalls (watched: while a request was in flight, the only time an event can
+ * arrive; the whole window in bundles before issue 17, whose monitors never paused). An event that reaches the socket during a stall of d ms is timestamped up
  * to d ms late, so with events spread in time this share is the fraction of events whose timing error
  * exceeds the budget: above 1 % the p99 timing error is over budget even when the windows' delay p99
  * (one late timer sample per stall) looks fine. Null when no window measured stalls.
  */
 export function stallShare(
-  windows: readonly {windowNs: number; stalls: [number, number][] | null}[],
+  windows: readonly {windowNs: number; monitoredNs?: number; stalls: [number, number][] | null}[],
   budgetMs: number
 ): number | null {
   let lateMs = 0;
   let totalMs = 0;
   for (const w of windows) {
     if (w.stalls === null) continue;
-    totalMs += w.windowNs / 1e6;
+    totalMs += (w.monitoredNs ?? w.windowNs) / 1e6;
     for (const [, ms] of w.stalls) if (ms > budgetMs) lateMs += ms - budgetMs;
   }
   return totalMs > 0 ? lateMs / totalMs : null;
@@ -31,8 +32,8 @@ export const clientHealth: PointGate = {
   required: true,
   title: {en: "Client health", zh: "客户端健康"},
   description: {
-    en: "The load generator was not the bottleneck: event-loop delay p99 and dispatch lag p99 stay under their thresholds (default 5 ms each; with fewer than 100 requests the dispatch-lag check uses p95, below 20 the maximum), and the loop runs more than 5 ms late at most 1 % of the time (single stalls, which a delay p99 misses, delay every event that arrives during them). Above them, measured latency includes the client's own delay and the run is inconclusive.",
-    zh: "压测客户端不是瓶颈：事件循环延迟 p99 与发送滞后 p99 均低于阈值（默认各 5 ms；请求少于 100 个时发送滞后改用 p95，少于 20 个时用最大值），且事件循环滞后超过 5 ms 的时间不超过 1%（单次停顿会推迟停顿期间到达的每个事件，而延迟 p99 看不到它）。超过阈值时，测得的时延包含客户端自身的延迟，结论不确定。"
+    en: "The load generator was not the bottleneck: event-loop delay p99 and dispatch lag p99 stay under their thresholds (default 5 ms each; with fewer than 100 requests the dispatch-lag check uses p95, below 20 the maximum), and the loop runs more than 5 ms late at most 1 % of the time requests are in flight (single stalls, which a delay p99 misses, delay every event that arrives during them). Above them, measured latency includes the client's own delay and the run is inconclusive.",
+    zh: "压测客户端不是瓶颈：事件循环延迟 p99 与发送滞后 p99 均低于阈值（默认各 5 ms；请求少于 100 个时发送滞后改用 p95，少于 20 个时用最大值），且在有请求在途的时间里，事件循环滞后超过 5 ms 的时间不超过 1%（单次停顿会推迟停顿期间到达的每个事件，而延迟 p99 看不到它）。超过阈值时，测得的时延包含客户端自身的延迟，结论不确定。"
   },
   anchor: "AIPerf issue #1424; wrk2 README; AIPerf PR #1185 (timer under-delivery)",
   threshold: (c) =>

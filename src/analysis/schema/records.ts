@@ -198,6 +198,9 @@ export const ClientSample = z.strictObject({
   rssBytes: NonNegInt.nullable(),
   cpuUserUs: NonNegInt.nullable().describe("process user CPU time during the window, µs"),
   cpuSystemUs: NonNegInt.nullable(),
+  monitoredNs: NonNegInt.optional().describe(
+    "issue 17: how much of the window the 1 ms loop timer ran (it runs while a request is in flight); absent: the whole window"
+  ),
   stalls: z
     .array(z.tuple([RelNs, z.number().nonnegative()]))
     .optional()

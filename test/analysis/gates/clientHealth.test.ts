@@ -27,6 +27,15 @@ describe("G6 stall share", () => {
     expect(stallShare([{windowNs: 500 * MS, stalls: null}], 5)).toBeNull();
   });
 
+  it("counts watched time only: a window whose monitors ran 100 of its 500 ms divides by 100 ms", () => {
+    // 10 ms stall → 5 ms over budget; 5 / 100 = 5 % (over the whole window it would read 1 %)
+    const w = {windowNs: 500 * MS, monitoredNs: 100 * MS, stalls: [[50 * MS, 10]] as [number, number][]};
+    expect(stallShare([w], 5)).toBeCloseTo(0.05, 12);
+    // an idle window (monitors off throughout, nothing recorded) adds neither time nor stalls
+    expect(stallShare([w, {windowNs: 500 * MS, monitoredNs: 0, stalls: []}], 5)).toBeCloseTo(0.05, 12);
+    expect(stallShare([{windowNs: 500 * MS, monitoredNs: 0, stalls: []}], 5)).toBeNull();
+  });
+
   it("catches a single long stall that a window's delay p99 cannot see", () => {
     // a 1 ms timer samples ~500 delays per window: one 60 ms stall is 1 sample, far above the p99 rank
     const share = stallShare([{windowNs: 500 * MS, stalls: [[100 * MS, 60]]}], 5)!;
