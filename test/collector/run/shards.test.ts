@@ -54,13 +54,19 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return {code, stdout: child.stdout(), stderr: child.stderr()};
 }
 
+/** The gates a collect's verdict lines name (`  G6 client_health: …`). */
+const heldBack = (stderr: string) => [...new Set([...stderr.matchAll(/^ {2}(G\d+) \w+:/gm)].map((m) => m[1]))];
+
 let shardDirs: string[] = [];
 
 describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
   it("gives the same schedule, every ordinal exactly once, and the same per-request medians", async () => {
     const cfg = writeConfig(t.dir, "shards.yaml", config());
     const whole = await run(["collect", "--config", cfg, "--out", join(t.dir, "whole"), "--no-progress"]);
-    expect(whole.code, whole.stderr).toBe(0);
+    // VALID; or INCONCLUSIVE by client health alone (G6): on a busy machine the client is short of CPU,
+    // which is that gate's job and not this test's subject
+    expect([0, 4], whole.stderr).toContain(whole.code);
+    if (whole.code === 4) expect(heldBack(whole.stderr), whole.stderr).toEqual(["G6"]);
     const wholeDir = lastLine(whole.stdout);
 
     const startAt = String(Date.now() + 8000);
