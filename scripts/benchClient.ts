@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:client [-- --quick] [-- --pin] [-- --no-write]`: the collector client's ceiling on this machine.
+ * `npm run bench:client [-- --quick] [-- --pin] [-- --no-write] [-- --external 'NAME=COMMAND'] [-- --side-by-side]`:
+ * the collector client's ceiling on this machine.
  *
  * The fake server runs in a CHILD process (`inferscope fake-server`, its own event loop; pinned to the
  * last core when taskset exists, the client to the first) and logs its own CLOCK_MONOTONIC send time
@@ -12,7 +13,8 @@
  * (c) the most concurrent streams one client core holds, (d) Poisson arrivals at 1, 100 and 1,000
  * req/s through the pacer (dispatch lag, KS test of the realised inter-arrivals), (e) the load at which
  * event-loop delay p99 passes 5 ms versus the load at which the timing error p99 passes 5 ms, (g) one
- * experiment over 1 and 2 workers (`collect --workers`), events per CPU-second per worker.
+ * experiment over 1 and 2 workers (`collect --workers`), events per CPU-second per worker, (h) InferScope's
+ * `collect` side by side with any external client command under one counting (`--side-by-side`: only that).
  * Writes the tables to docs/client-benchmark.md. Bounded: about 2–3 minutes on 2 cores.
  */
 import {spawnSync} from "node:child_process";
@@ -25,6 +27,7 @@ import type {Bench} from "./lib/benchClient/bench.ts";
 import {PIN, QUICK, WRITE} from "./lib/benchClient/common.ts";
 import {streams} from "./lib/benchClient/drivers.ts";
 import {captureCost, goals} from "./lib/benchClient/goals.ts";
+import {externalClients, sideBySide} from "./lib/benchClient/external.ts";
 import {clientHealth} from "./lib/benchClient/health.ts";
 import {poissonArrivals} from "./lib/benchClient/poisson.ts";
 import {pin, startServer} from "./lib/benchClient/serverChild.ts";
@@ -34,6 +37,8 @@ import {workersScaling} from "./lib/benchClient/workers.ts";
 import {writeDoc} from "./lib/benchClient/writeDoc.ts";
 
 async function main(): Promise<void> {
+  const external = externalClients(process.argv.slice(2));
+  if (process.argv.includes("--side-by-side")) return sideBySideOnly(external);
   const dir = join(tmpdir(), `bench-client-${process.pid}`);
   rmSync(dir, {recursive: true, force: true});
   spawnSync("mkdir", ["-p", dir]);
@@ -68,8 +73,9 @@ async function main(): Promise<void> {
     await poissonArrivals(bench);
     const health = await clientHealth(bench);
     await workersScaling(bench);
+    const side = await sideBySide(bench, external);
     captureCost(bench);
-    goals(bench, {accuracy, collectAcc, perCpu, maxOk, health});
+    goals(bench, {accuracy, collectAcc, perCpu, maxOk, health, side});
     say(
       `\nTotal bench time ${((Date.now() - t0) / 1000).toFixed(0)} s; 1-minute load average ${load0.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (other work shares these cores).`
     );
@@ -79,6 +85,11 @@ async function main(): Promise<void> {
     rmSync(dir, {recursive: true, force: true});
   }
   if (WRITE) await writeDoc(out);
+}
+
+/** `--side-by-side`: only section (h), printed, docs untouched. */
+async function sideBySideOnly(external: ReturnType<typeof externalClients>): Promise<void> {
+  await sideBySide({say: (s) => console.log(s), reps: QUICK ? 1 : 3}, external);
 }
 
 await main();

@@ -1,5 +1,6 @@
 import type {Bench} from "./bench.ts";
 import {f, table, yes, type Row} from "./common.ts";
+import type {SideRatio} from "./external.ts";
 import type {HealthResult} from "./health.ts";
 import {pipelineCost} from "./pipelineCost.ts";
 import type {Accuracy} from "./timing.ts";
@@ -23,6 +24,7 @@ export interface Measured {
   perCpu: {paced: number; zero: number};
   maxOk: number;
   health: HealthResult;
+  side: SideRatio[];
 }
 
 /** The goals of issues 3 and 10, each with its target, what was measured and whether it was met. */
@@ -81,8 +83,22 @@ export function goals({say}: Bench, m: Measured): void {
     }
   ];
   for (const g of collectGoals(collectAcc)) goals.push(g);
-  say("\n### Goals (issues 3 and 10)\n");
+  goals.push(sideGoal(m.side));
+  say("\n### Goals (issues 3, 10 and 17)\n");
   say(table(["goal", "target", "measured", "met"], goals));
+}
+
+/** Issue 17: ≥ 2× an external client's events per CPU-second at every concurrency, side by side (h). */
+function sideGoal(side: readonly SideRatio[]): Row {
+  const text = side.map((r) => `${r.ratio.toFixed(2)}× ${r.client} at ${r.streams}`).join("; ");
+  return {
+    cells: [
+      "events per CPU-second through collect ÷ an external client's, every concurrency (h)",
+      "≥ 2×",
+      side.length === 0 ? "no external client in this run" : text,
+      side.length === 0 ? "—" : yes(side.every((r) => r.ratio >= 2))
+    ]
+  };
 }
 
 /** The goals of issue 10 item 5: the timing error through collect() in both connection modes. */

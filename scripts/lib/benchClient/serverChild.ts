@@ -17,12 +17,11 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-export async function startServer(logFile: string): Promise<ServerChild> {
-  const child = spawn(
-    process.execPath,
-    ["collector/cli.ts", "fake-server", "--port", "0", "--scenario", "zero", "--send-log", logFile],
-    {stdio: ["ignore", "pipe", "inherit"]}
-  );
+/** `options`: the scenario's defaults for every request (clients that cannot send x-fake-options). */
+export async function startServer(logFile: string, options?: Record<string, unknown>): Promise<ServerChild> {
+  const args = ["collector/cli.ts", "fake-server", "--port", "0", "--scenario", "zero", "--send-log", logFile];
+  if (options !== undefined) args.push("--options", JSON.stringify(options));
+  const child = spawn(process.execPath, args, {stdio: ["ignore", "pipe", "inherit"]});
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (b: Buffer) => {

@@ -71,6 +71,16 @@ ${sections.join("\n")}
   every stall over 2 ms (a 1 ms timer), and G6 warns when the loop is more than 5 ms behind for more than
   1 % of the time, Σ max(0, d − 5 ms) / T: above 1 %, more than 1 % of events are delayed by more than 5 ms.
   The table shows where each rule fires relative to the measured timing error.
+- **Side by side (h).** The only comparison here that includes everything a user pays: start-up, the probe,
+  the fingerprint, the bundle writer and the final analysis for InferScope; the interpreter, aiohttp and the
+  request function for the peer. The peer row, when present, is vLLM's own chat request function
+  (\`vllm/benchmarks/lib/endpoint_request_func.py\`, vLLM @ 02cfb53) driven by \`scripts/peers/vllm_client.py\`
+  as \`vllm bench serve --max-concurrency\` drives it, without the rest of vLLM's benchmark (no tokenizer,
+  dataset or metrics), so its fixed cost is a lower bound of the full tool's. Where the time goes in
+  \`collect\` at 100 streams (\`--cpu-prof\`, 400 × 64 events): about a quarter is fixed (loading the CLI, the
+  final analysis reading the bundle back), the rest per event — JSON.parse and classification of each
+  payload, node:http's read path, the JSONL writer's serialisation, and garbage collection; no single part
+  is large enough that removing it reaches 2×.
 - For scale (issue 3): on this machine vLLM's benchmark client measured a TTFT p50 error of about +67 ms at
   100 streams and handled about 13,700 events per CPU-second; a bare node:http client about 20,000.
 `;
