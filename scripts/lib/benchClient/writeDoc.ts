@@ -4,15 +4,19 @@ import {cpus} from "node:os";
 import {format, resolveConfig} from "prettier";
 
 import {PIN, QUICK} from "./common.ts";
+import {externalClients} from "./external.ts";
 
 /** Writes docs/client-benchmark.md: how the bench measures, its tables, and how to read them. */
 export async function writeDoc(sections: string[]): Promise<void> {
   const cpu = cpus();
   const date = new Date().toISOString().slice(0, 10);
+  const external = externalClients(process.argv.slice(2))
+    .map((c) => ` --external '${c.name}=…'`)
+    .join("");
   const doc = `# Client benchmark (\`npm run bench:client\`)
 
 Measured ${date} on ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, Node ${process.version}, ${process.platform}/${process.arch}.
-Command: \`npm run bench:client${QUICK ? " -- --quick" : ""}${PIN ? " -- --pin" : ""}\`. ${
+Command: \`npm run bench:client${QUICK || PIN || external ? " --" : ""}${QUICK ? " --quick" : ""}${PIN ? " --pin" : ""}${external}\` (section h gives each external command in full). ${
     PIN ? "Client pinned to core 0 and the fake server to the last core with `taskset`." : "No CPU pinning."
   } The machine is shared with other work, so numbers move by ±10–20 % between runs.
 
