@@ -24,15 +24,15 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
  * The collector watching itself (feeds gate G6): event-loop delay p50/p99/max and stalls over 2 ms from
- * one 1 ms timer (the period subtracted, so a free loop reads ~0), event-loop utilisation, in-flight requests, open sockets, RSS and
- * process CPU time per window.
+ * one 1 ms timer (the period subtracted, so a free loop reads ~0), event-loop utilisation, in-flight
+ * requests, open sockets, RSS and process CPU time per window.
  *
  * Cheap when idle (issue 17): a 1 ms timer costs ~25–40 ms of CPU per second of an idle loop on this VM
  * (a wake-up each), more than the events at low request rates; there were two (this one and
- * monitorEventLoopDelay's). It runs only while a request is in
- * flight (`watch` / `rest`, called by the run's in-flight tracker), when an event can arrive and be read
- * late; with nothing in flight there is nothing a stall could delay. Each window records the time it
- * ran (`monitoredNs`), so a stall share is taken over watched time, not diluted by idle time.
+ * monitorEventLoopDelay's). It runs only while a request is in flight (`watch` / `rest`, called by the
+ * run's in-flight tracker), when an event can arrive and be read late; with nothing in flight there is
+ * nothing a stall could delay. Each window records the time it ran (`monitoredNs`), so a stall share is
+ * taken over watched time, not diluted by idle time.
  */
 export function createClientMonitor(
   sources: {inFlight: () => number | null; openSockets: () => number | null},
