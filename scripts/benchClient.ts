@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:client [-- --quick] [-- --pin] [-- --no-write] [-- --external 'NAME=COMMAND'] [-- --side-by-side]`:
+ * `npm run bench:client [-- --quick] [-- --pin] [-- --no-write] [-- --external 'NAME=COMMAND'] [-- --side-by-side]
+ * [-- --transports]`:
  * the collector client's ceiling on this machine.
  *
  * The fake server runs in a CHILD process (`inferscope fake-server`, its own event loop; pinned to the
@@ -14,7 +15,9 @@
  * req/s through the pacer (dispatch lag, KS test of the realised inter-arrivals), (e) the load at which
  * event-loop delay p99 passes 5 ms versus the load at which the timing error p99 passes 5 ms, (g) one
  * experiment over 1 and 2 workers (`collect --workers`), events per CPU-second per worker, (h) InferScope's
- * `collect` side by side with any external client command under one counting (`--side-by-side`: only that).
+ * `collect` side by side with any external client command under one counting (`--side-by-side`: only that), (i) HTTP
+ * client candidates (node:http as the collector drives it, a lean node:http handler, undici's dispatcher,
+ * net.Socket + http-parser-js, and a no-parse floor) with the same full capture (`--transports`: only that).
  * Writes the tables to docs/client-benchmark.md. Bounded: about 2–3 minutes on 2 cores.
  */
 import {spawnSync} from "node:child_process";
@@ -33,12 +36,14 @@ import {poissonArrivals} from "./lib/benchClient/poisson.ts";
 import {pin, startServer} from "./lib/benchClient/serverChild.ts";
 import {eventsPerCpu, streamsPerCore} from "./lib/benchClient/throughput.ts";
 import {collectAccuracy, timingAccuracy} from "./lib/benchClient/timing.ts";
+import {transportCandidates} from "./lib/benchClient/transports/section.ts";
 import {workersScaling} from "./lib/benchClient/workers.ts";
-import {writeDoc} from "./lib/benchClient/writeDoc.ts";
+import {spliceSection, writeDoc} from "./lib/benchClient/writeDoc.ts";
 
 async function main(): Promise<void> {
   const external = externalClients(process.argv.slice(2));
   if (process.argv.includes("--side-by-side")) return sideBySideOnly(external);
+  if (process.argv.includes("--transports")) return transportsOnly();
   const dir = join(tmpdir(), `bench-client-${process.pid}`);
   rmSync(dir, {recursive: true, force: true});
   spawnSync("mkdir", ["-p", dir]);
@@ -74,8 +79,9 @@ async function main(): Promise<void> {
     const health = await clientHealth(bench);
     await workersScaling(bench);
     const side = await sideBySide(bench, external);
+    const transports = await transportCandidates(bench);
     captureCost(bench);
-    goals(bench, {accuracy, collectAcc, perCpu, maxOk, health, side});
+    goals(bench, {accuracy, collectAcc, perCpu, maxOk, health, side, transports});
     say(
       `\nTotal bench time ${((Date.now() - t0) / 1000).toFixed(0)} s; 1-minute load average ${load0.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (other work shares these cores).`
     );
@@ -90,6 +96,30 @@ async function main(): Promise<void> {
 /** `--side-by-side`: only section (h), printed, docs untouched. */
 async function sideBySideOnly(external: ReturnType<typeof externalClients>): Promise<void> {
   await sideBySide({say: (s) => console.log(s), reps: QUICK ? 1 : 3}, external);
+}
+
+/** `--transports`: only section (i), printed and put into docs/client-benchmark.md (unless --no-write). */
+async function transportsOnly(): Promise<void> {
+  const dir = join(tmpdir(), `bench-client-${process.pid}`);
+  spawnSync("mkdir", ["-p", dir]);
+  const logFile = join(dir, "send.jsonl");
+  writeFileSync(logFile, "");
+  if (PIN) pin(process.pid, 0);
+  const server = await startServer(logFile);
+  const agent = createAgent(server.url, {maxSockets: 64});
+  const out: string[] = [];
+  const say = (s: string): void => {
+    console.log(s);
+    out.push(s);
+  };
+  try {
+    await transportCandidates({url: server.url, agent, server, say, reps: QUICK ? 1 : 3});
+  } finally {
+    agent.destroy();
+    await server.stop();
+    rmSync(dir, {recursive: true, force: true});
+  }
+  if (WRITE) await spliceSection(out.join("\n"));
 }
 
 await main();

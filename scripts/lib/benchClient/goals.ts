@@ -1,9 +1,12 @@
+import {greatest} from "d3-array";
+
 import type {Bench} from "./bench.ts";
 import {f, table, yes, type Row} from "./common.ts";
 import type {SideRatio} from "./external.ts";
 import type {HealthResult} from "./health.ts";
 import {pipelineCost} from "./pipelineCost.ts";
 import type {Accuracy} from "./timing.ts";
+import type {CandidateSummary} from "./transports/section.ts";
 
 /** (f) The collector's capture pipeline alone (recorded chunks, no sockets). */
 export function captureCost({say}: Bench): void {
@@ -25,6 +28,7 @@ export interface Measured {
   maxOk: number;
   health: HealthResult;
   side: SideRatio[];
+  transports: CandidateSummary[];
 }
 
 /** The goals of issues 3 and 10, each with its target, what was measured and whether it was met. */
@@ -84,8 +88,28 @@ export function goals({say}: Bench, m: Measured): void {
   ];
   for (const g of collectGoals(collectAcc)) goals.push(g);
   goals.push(sideGoal(m.side));
+  goals.push(ceilingGoal(m.transports));
   say("\n### Goals (issues 3, 10 and 17)\n");
   say(table(["goal", "target", "measured", "met"], goals));
+}
+
+/** Issue 17: the best HTTP client candidate with full capture at 100 streams, one event per read (i). */
+function ceilingGoal(transports: readonly CandidateSummary[]): Row {
+  const at100 = transports.filter((t) => t.streams === 100 && !t.name.startsWith("floor"));
+  const best = greatest(at100, (t) => t.eventsPerCpuS);
+  const floor = transports.find((t) => t.streams === 100 && t.name.startsWith("floor"));
+  return {
+    cells: [
+      "events per CPU-second, one event per read, 100 streams, best client candidate (i); per-event p99",
+      "≥ 60,000; ≤ 2 ms",
+      best === undefined
+        ? "not measured"
+        : `${Math.round(best.eventsPerCpuS).toLocaleString("en-US")} (${best.name}), p99 ${f(best.p99, 2)} ms; floor ${
+            floor === undefined ? "—" : Math.round(floor.eventsPerCpuS).toLocaleString("en-US")
+          }`,
+      best === undefined ? "—" : yes(best.eventsPerCpuS >= 60_000 && (best.p99 ?? Infinity) <= 2)
+    ]
+  };
 }
 
 /** Issue 17: ≥ 2× an external client's events per CPU-second at every concurrency, side by side (h). */

@@ -1,4 +1,4 @@
-import {writeFileSync} from "node:fs";
+import {readFileSync, writeFileSync} from "node:fs";
 import {cpus} from "node:os";
 
 import {format, resolveConfig} from "prettier";
@@ -6,39 +6,8 @@ import {format, resolveConfig} from "prettier";
 import {PIN, QUICK} from "./common.ts";
 import {externalClients} from "./external.ts";
 
-/** Writes docs/client-benchmark.md: how the bench measures, its tables, and how to read them. */
-export async function writeDoc(sections: string[]): Promise<void> {
-  const cpu = cpus();
-  const date = new Date().toISOString().slice(0, 10);
-  const external = externalClients(process.argv.slice(2))
-    .map((c) => ` --external '${c.name}=…'`)
-    .join("");
-  const doc = `# Client benchmark (\`npm run bench:client\`)
-
-Measured ${date} on ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, Node ${process.version}, ${process.platform}/${process.arch}.
-Command: \`npm run bench:client${QUICK || PIN || external ? " --" : ""}${QUICK ? " --quick" : ""}${PIN ? " --pin" : ""}${external}\` (section h gives each external command in full). ${
-    PIN ? "Client pinned to core 0 and the fake server to the last core with `taskset`." : "No CPU pinning."
-  } The machine is shared with other work, so numbers move by ±10–20 % between runs.
-
-How it measures: the fake server (\`inferscope fake-server --scenario zero\`) runs in a child process and
-logs its own CLOCK_MONOTONIC time of every write and of each request's receipt (node's 'request' event, before
-the body is read); the collector's transport (\`collector/http/stream.ts\`, node:http + eventsource-parser, one
-clock reading per socket chunk, taken before node's HTTP parser) records every event. Both processes
-read the same monotonic clock, so *collector − server* is the client-side timing error (kernel delivery,
-event-loop wait, parsing). TTFT error uses the first content event; per-event error uses every event.
-Events per CPU-second divide the events received by the client process's user+system CPU
-(\`process.cpuUsage\`), including JSON serialisation of every record ("full raw capture"); the bare node:http
-and fetch clients split events and JSON.parse them but keep nothing. Event-loop delay comes from
-\`monitorEventLoopDelay({resolution: 1})\`,
-the 1 ms resolution subtracted as the collector records it; "G6 loop delay p99" is what gate G6 reads: the worst
-500 ms window's p99. Poisson schedules are seeded (mulberry32, seed 42 + rate),
-dispatched by \`collector/load/pacer.ts\`; the KS test compares the realised dispatch gaps with the exponential
-distribution (\`src/analysis/stats/ks.ts\`).
-
-## Results
-${sections.join("\n")}
-
-## Reading the numbers
+/** How to read the tables: the last part of docs/client-benchmark.md. */
+const READING = `## Reading the numbers
 
 - **Medians are the client; tails are mostly the machine.** With warm keep-alive sockets the p50 timing
   error stays well under a millisecond. The p99 and max columns follow the "longest GC pause" and the
@@ -85,9 +54,71 @@ ${sections.join("\n")}
   final analysis reading the bundle back), the rest per event — JSON.parse and classification of each
   payload, node:http's read path, the JSONL writer's serialisation, and garbage collection; no single part
   is large enough that removing it reaches 2×.
+- **HTTP client candidates (i).** The same capture behind four ways of reading a response, and a floor that
+  reads bytes and counts blank lines with no HTTP parsing or capture at all: with one event per read the floor
+  is what a read costs here (kernel, libuv, a Buffer, one callback). In four runs on 2026-12-03 (one under
+  \`--max-semi-space-size=32\`, which changed nothing beyond the spread) the fastest client was
+  net.Socket + http-parser-js, 1.14–1.33× the collector's node:http path at 100 streams and 0.97–1.25× at one
+  stream, with an equal or lower per-event p99; undici's dispatcher 0.93–1.23× and 0.88–1.13×; the floor
+  1.45–1.94×. The machine's own speed moved about 2× between those runs (the collector measured 28,600–66,300
+  events per CPU-second at 100 streams), so only ratios within one run mean anything. What is left above the
+  floor is the capture's allocation per event (strings from UTF-8 decoding and eventsource-parser, the parsed
+  JSON, the event tuple), which the GC columns show, and the HTTP layer's share is at most the 1.3× between
+  clients. The collector still runs node:http: moving it to a socket client needs TLS, the idle-socket rules,
+  connect timing and the re-send rule rebuilt on that socket, which is not done yet.
 - For scale (issue 3): on this machine vLLM's benchmark client measured a TTFT p50 error of about +67 ms at
   100 streams and handled about 13,700 events per CPU-second; a bare node:http client about 20,000.
 `;
+
+/**
+ * `--transports`: puts section (i) into the existing docs/client-benchmark.md (replacing an earlier (i), else
+ * before the goals), so one section can be re-measured without the external clients of a full run.
+ */
+export async function spliceSection(section: string): Promise<void> {
+  const path = "docs/client-benchmark.md";
+  const doc = readFileSync(path, "utf8");
+  const start = doc.indexOf("\n### (i) ");
+  const goals = doc.indexOf("\n### Goals");
+  if (goals < 0) throw new Error(`${path}: no "### Goals" heading to put section (i) before`);
+  const end = start < 0 ? goals : doc.indexOf("\n### ", start + 1);
+  const next = `${doc.slice(0, start < 0 ? goals : start)}\n${section.trim()}\n${doc.slice(end)}`;
+  writeFileSync(path, await format(next, {...(await resolveConfig(path)), parser: "markdown"}));
+  console.log(`\nwrote section (i) into ${path}`);
+}
+
+/** Writes docs/client-benchmark.md: how the bench measures, its tables, and how to read them. */
+export async function writeDoc(sections: string[]): Promise<void> {
+  const cpu = cpus();
+  const date = new Date().toISOString().slice(0, 10);
+  const external = externalClients(process.argv.slice(2))
+    .map((c) => ` --external '${c.name}=…'`)
+    .join("");
+  const doc = `# Client benchmark (\`npm run bench:client\`)
+
+Measured ${date} on ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, Node ${process.version}, ${process.platform}/${process.arch}.
+Command: \`npm run bench:client${QUICK || PIN || external ? " --" : ""}${QUICK ? " --quick" : ""}${PIN ? " --pin" : ""}${external}\` (section h gives each external command in full). ${
+    PIN ? "Client pinned to core 0 and the fake server to the last core with `taskset`." : "No CPU pinning."
+  } The machine is shared with other work, so numbers move by ±10–20 % between runs.
+
+How it measures: the fake server (\`inferscope fake-server --scenario zero\`) runs in a child process and
+logs its own CLOCK_MONOTONIC time of every write and of each request's receipt (node's 'request' event, before
+the body is read); the collector's transport (\`collector/http/stream.ts\`, node:http + eventsource-parser, one
+clock reading per socket chunk, taken before node's HTTP parser) records every event. Both processes
+read the same monotonic clock, so *collector − server* is the client-side timing error (kernel delivery,
+event-loop wait, parsing). TTFT error uses the first content event; per-event error uses every event.
+Events per CPU-second divide the events received by the client process's user+system CPU
+(\`process.cpuUsage\`), including JSON serialisation of every record ("full raw capture"); the bare node:http
+and fetch clients split events and JSON.parse them but keep nothing. Event-loop delay comes from
+\`monitorEventLoopDelay({resolution: 1})\`,
+the 1 ms resolution subtracted as the collector records it; "G6 loop delay p99" is what gate G6 reads: the worst
+500 ms window's p99. Poisson schedules are seeded (mulberry32, seed 42 + rate),
+dispatched by \`collector/load/pacer.ts\`; the KS test compares the realised dispatch gaps with the exponential
+distribution (\`src/analysis/stats/ks.ts\`).
+
+## Results
+${sections.join("\n")}
+
+${READING}`;
   // formatted like the rest of the repository (npm test runs prettier --check on docs/)
   const path = "docs/client-benchmark.md";
   writeFileSync(path, await format(doc, {...(await resolveConfig(path)), parser: "markdown"}));
