@@ -60,7 +60,7 @@ const READING = `## Reading the numbers
   \`--max-semi-space-size=32\`, which changed nothing beyond the spread) the fastest client was
   net.Socket + http-parser-js, 1.14–1.33× the collector's node:http path at 100 streams and 0.97–1.25× at one
   stream, with an equal or lower per-event p99; undici's dispatcher 0.93–1.23× and 0.88–1.13×; the floor
-  1.45–1.94×. The machine's own speed moved about 2× between those runs (the collector measured 28,600–66,300
+  (measured in three of the runs) 1.45–1.94×. The machine's own speed moved about 2× between those runs (the collector measured 28,600–66,300
   events per CPU-second at 100 streams), so only ratios within one run mean anything. What is left above the
   floor is the capture's allocation per event (strings from UTF-8 decoding and eventsource-parser, the parsed
   JSON, the event tuple), which the GC columns show, and the HTTP layer's share is at most the 1.3× between
