@@ -67,10 +67,13 @@ export async function streams(
   };
 }
 
+/** Results of a phase: what the counting helpers below read. */
+export type Results = Pick<Phase, "results">;
+
 /** Timing errors (ms): TTFT = first content event, per-event = every event; collector − server send time. */
 export async function timingErrors(
   server: ServerChild,
-  p: Phase
+  p: Results
 ): Promise<{ttft: number[]; perEvent: number[]; lost: number}> {
   const sent = await server.events(p.results.map((x) => x.id));
   const ttft: number[] = [];
@@ -95,11 +98,11 @@ export async function timingErrors(
   return {ttft, perEvent, lost};
 }
 
-export const ok = (p: Phase): number =>
+export const ok = (p: Results): number =>
   p.results.filter(({r}) => r.transportError === null && r.httpStatus === 200).length;
-export const eventCount = (p: Phase): number => p.results.reduce((a, {r}) => a + r.events.length, 0);
+export const eventCount = (p: Results): number => p.results.reduce((a, {r}) => a + r.events.length, 0);
 /** Events per socket read: events that share an arrival time came in one chunk. */
-export function eventsPerRead(p: Phase): number {
+export function eventsPerRead(p: Results): number {
   let reads = 0;
   for (const {r} of p.results) {
     let last = NaN;

@@ -111,6 +111,43 @@ export const undiciCandidate: Candidate = {
 
 function noop(): void {}
 
+/** Keep-alive sockets to one origin in a LIFO stack, for the socket clients below. */
+class SocketPool {
+  private readonly idle: Socket[] = [];
+  private readonly all = new Set<Socket>();
+  private readonly u: URL;
+
+  constructor(u: URL) {
+    this.u = u;
+  }
+
+  /** An idle socket (reused) or a new connection. */
+  take(): {sock: Socket; reused: boolean} {
+    const idle = this.idle.pop();
+    if (idle !== undefined) return {sock: idle, reused: true};
+    const sock = connect({host: this.u.hostname, port: Number(this.u.port), noDelay: true});
+    this.all.add(sock);
+    return {sock, reused: false};
+  }
+
+  park(sock: Socket): void {
+    this.idle.push(sock);
+  }
+
+  /** Head and body of a POST to `path`, written in one piece. */
+  request(path: string, headers: Record<string, string>, body: string): string {
+    let head = `POST ${this.u.pathname}${path} HTTP/1.1\r\nhost: ${this.u.host}\r\ncontent-type: application/json\r\n`;
+    for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+    return `${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.all) s.destroy();
+    this.all.clear();
+    this.idle.length = 0;
+  }
+}
+
 type Parser = InstanceType<typeof HTTPParser>;
 
 /**
@@ -120,24 +157,14 @@ type Parser = InstanceType<typeof HTTPParser>;
 export const netSocketCandidate: Candidate = {
   name: "net.Socket + http-parser-js",
   clock: "socket 'data', before the parser",
-  open(url, connections) {
-    const u = new URL(url);
-    const port = Number(u.port);
-    const idle: Socket[] = [];
+  open(url) {
+    const pool = new SocketPool(new URL(url));
     const parsers = new WeakMap<Socket, Parser>();
-    const all = new Set<Socket>();
-    void connections;
     const send = (path: string, headers: Record<string, string>, body: string): Promise<StreamResult> =>
       new Promise((resolve) => {
         const c = new Capture();
-        let s = idle.pop();
-        const reused = s !== undefined;
-        if (s === undefined) {
-          s = connect({host: u.hostname, port, noDelay: true});
-          all.add(s);
-          s.once("connect", () => (c.tConn = nowNs()));
-        }
-        const sock = s;
+        const {sock, reused} = pool.take();
+        if (!reused) sock.once("connect", () => (c.tConn = nowNs()));
         let parser = parsers.get(sock);
         if (parser === undefined) {
           parser = new HTTPParser(HTTPParser.RESPONSE);
@@ -152,7 +179,7 @@ export const netSocketCandidate: Candidate = {
           sock.off("data", onData);
           sock.off("error", onError);
           sock.off("close", onClose);
-          if (error === null && keepAlive) idle.push(sock);
+          if (error === null && keepAlive) pool.park(sock);
           else sock.destroy();
           resolve(c.end(error));
         };
@@ -172,17 +199,10 @@ export const netSocketCandidate: Candidate = {
         sock.on("data", onData);
         sock.on("error", onError);
         sock.on("close", onClose);
-        let head = `POST ${u.pathname}${path} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\n`;
-        for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
-        sock.write(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        sock.write(pool.request(path, headers, body));
         c.tDisp = nowNs();
       });
-    const close = async (): Promise<void> => {
-      for (const s of all) s.destroy();
-      all.clear();
-      idle.length = 0;
-    };
-    return {send, close};
+    return {send, close: () => pool.close()};
   }
 };
 
@@ -195,18 +215,11 @@ export const floorCandidate: Candidate = {
   name: "floor: net.Socket, count blank lines only",
   clock: "socket 'data'",
   open(url) {
-    const u = new URL(url);
-    const idle: Socket[] = [];
-    const all = new Set<Socket>();
+    const pool = new SocketPool(new URL(url));
     const send = (path: string, headers: Record<string, string>, body: string): Promise<StreamResult> =>
       new Promise((resolve) => {
         const c = new Capture();
-        let s = idle.pop();
-        if (s === undefined) {
-          s = connect({host: u.hostname, port: Number(u.port), noDelay: true});
-          all.add(s);
-        }
-        const sock = s;
+        const {sock} = pool.take();
         const onData = (chunk: Buffer): void => {
           const t = nowNs();
           if (c.tHdr === null) c.head(200, t, false);
@@ -214,22 +227,15 @@ export const floorCandidate: Candidate = {
             c.events.push([t, 0, "content", null]);
           if (chunk.length >= 5 && chunk.toString("latin1", chunk.length - 5) === "0\r\n\r\n") {
             sock.off("data", onData);
-            idle.push(sock);
+            pool.park(sock);
             resolve(c.end());
           }
         };
         sock.on("data", onData);
-        let head = `POST ${u.pathname}${path} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\n`;
-        for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
-        sock.write(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        sock.write(pool.request(path, headers, body));
         c.tDisp = nowNs();
       });
-    const close = async (): Promise<void> => {
-      for (const s of all) s.destroy();
-      all.clear();
-      idle.length = 0;
-    };
-    return {send, close};
+    return {send, close: () => pool.close()};
   }
 };
 

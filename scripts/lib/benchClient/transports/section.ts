@@ -4,7 +4,8 @@ import {greatest} from "d3-array";
 
 import type {StreamResult} from "../../../../collector/http/index.ts";
 import type {Bench} from "../bench.ts";
-import {body, f, median, ms, nextId, nowNs, pct, QUICK, sleep, table, type Row} from "../common.ts";
+import {body, f, median, nextId, nowNs, pct, QUICK, sleep, table, type Row} from "../common.ts";
+import {eventCount, eventsPerRead, ok, timingErrors} from "../drivers.ts";
 import {CANDIDATES, type Candidate, type Transport} from "./candidates.ts";
 
 /**
@@ -48,7 +49,10 @@ export const LEVELS: readonly Level[] = [
 ];
 
 /** Runs `level` once through `t`: closed loop, `streams` concurrent, `perStream` sequential requests each. */
-async function phase(t: Transport, level: Level): Promise<{results: {id: string; r: StreamResult}[]; cpuS: number}> {
+async function phase(
+  t: Transport,
+  level: Level
+): Promise<{results: {id: string; r: StreamResult}[]; cpuS: number; chars: number}> {
   const headers = {"x-fake-options": JSON.stringify({ttftMs: 0, tokenIntervalMs: level.intervalMs})};
   const b = body(level.tokens);
   const results: {id: string; r: StreamResult}[] = [];
@@ -64,11 +68,9 @@ async function phase(t: Transport, level: Level): Promise<{results: {id: string;
     })
   );
   // full raw capture includes serialising each record as the writer would
-  let chars = 0;
-  for (const {r} of results) chars += JSON.stringify(r).length;
+  const chars = results.reduce((a, {r}) => a + JSON.stringify(r).length, 0);
   const c = process.cpuUsage(c0);
-  void chars;
-  return {results, cpuS: (c.user + c.system) / 1e6};
+  return {results, cpuS: (c.user + c.system) / 1e6, chars};
 }
 
 /** One measured run of `cand` at `level`, on warm keep-alive connections, errors against the server's send log. */
@@ -94,37 +96,17 @@ export async function runCandidate({url, server}: Pick<Bench, "url" | "server">,
     const p = await phase(t, level);
     await sleep(0);
     gc.disconnect();
-    const sent = await server.events(p.results.map((x) => x.id));
-    const perEvent: number[] = [];
-    let lost = 0;
-    let events = 0;
-    let reads = 0;
-    for (const {id, r} of p.results) {
-      const s = sent.get(id) ?? [];
-      events += r.events.length;
-      let last = NaN;
-      for (const e of r.events) {
-        if (e[0] === last) continue;
-        reads++;
-        last = e[0];
-      }
-      if (s.length !== r.events.length) {
-        lost += Math.abs(s.length - r.events.length);
-        continue;
-      }
-      r.events.forEach((e, i) => perEvent.push(ms(e[0] - s[i]!)));
-    }
-    const failed = p.results.filter(({r}) => r.transportError !== null || r.httpStatus !== 200).length;
+    const e = await timingErrors(server, p);
     const run: CandidateRun = {
-      events,
+      events: eventCount(p),
       cpuS: p.cpuS,
-      perEvent,
-      lost,
-      failed,
+      perEvent: e.perEvent,
+      lost: e.lost,
+      failed: p.results.length - ok(p),
       gcMs,
       gcMaxMs,
       gcMaxKind,
-      perRead: events / reads
+      perRead: eventsPerRead(p)
     };
     return run;
   } finally {
