@@ -88,6 +88,10 @@ export function checkShardSet(shards: readonly Shard[]): Shard[] {
       throw new MergeError(
         `${s.dir} belongs to another experiment than ${first.dir} (plan ${id.planSha256.slice(0, 12)}… of ${id.count} shards, not ${plan.planSha256.slice(0, 12)}… of ${plan.count})`
       );
+    if ((id.group ?? 1) !== (plan.group ?? 1))
+      throw new MergeError(
+        `${s.dir} deals its plan in units of ${id.group ?? 1} ordinal(s), ${first.dir} in units of ${plan.group ?? 1}: not shards of one experiment`
+      );
     const twice = byIndex.get(id.index);
     if (twice !== undefined) throw new MergeError(`shard ${id.index} given twice: ${twice.dir} and ${s.dir}`);
     byIndex.set(id.index, s);
@@ -203,6 +207,7 @@ function mergeFacts(shards: readonly Shard[], places: readonly Placement[]): Mer
   return {
     planSha256: m0.shard!.planSha256,
     count: m0.shard!.count,
+    ...(m0.shard!.group === undefined ? {} : {group: m0.shard!.group}),
     telemetryFrom: 0,
     shards: shards.map((s, k): MergedShard => ({
       index: k,

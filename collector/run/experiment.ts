@@ -39,7 +39,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const facts = await hostFacts(c, probe);
   const {prompt, built} = await prepareWorkload(c, probe);
   const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
-  const shard = c.shard ? await shardIdentity(c.fx, c.shard, sha256Hex(resolvedYaml)) : null;
+  const shard = c.shard ? await shardIdentity(c.fx, c.config, c.shard, sha256Hex(resolvedYaml)) : null;
   const id = bundleIdentity(c, shard);
   const workload = await loadWorkload(c, probe, prompt, id.bundleId);
   await createBundleFolder(c, id.dir);

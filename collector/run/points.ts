@@ -1,6 +1,6 @@
 import {isOpenLoop} from "../../src/analysis/schema/config.ts";
 import type {RequestRecord} from "../../src/analysis/schema/index.ts";
-import {concurrencyShare, globalOrdinal, ownCount, WHOLE} from "../../src/analysis/schema/shard.ts";
+import {concurrencyShare, globalOrdinal, ownCount} from "../../src/analysis/schema/shard.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 import type {ServerProbe} from "../env/probe.ts";
 import {runClosedLoop, runOpenLoop, type PhaseContext} from "../load/dispatch.ts";
@@ -19,6 +19,7 @@ import type {Workload} from "../workload/build.ts";
 import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {RunContext} from "./context.ts";
 import {runSearch} from "./search.ts";
+import {runSlice} from "./shard.ts";
 
 /** Warmup schedules use a seed this far from the measured one, so the two never coincide. */
 export const WARMUP_SEED_OFFSET = 1_000_003;
@@ -138,17 +139,18 @@ async function runPhase(run: PointsRun, planned: PlannedPoint, repeat: number, p
     send: sender(run, planned, repeat, phase)
   };
   let sent: number;
-  const slice = c.shard?.slice ?? WHOLE;
+  const slice = runSlice(c.config, c.shard);
   const sessions = c.config.workload.source?.kind === "sessions" ? c.config.workload.source : null;
   if (sessions !== null && count !== null) {
     progress.start(label, count, null);
     writer.note(c.rel(), "phase_start", {phase}, point.id, repeat);
     const r = await runSessions(phaseCtx, {
-      users: point.value,
+      users: concurrencyShare(slice, point.value),
       turns: sessions.turns,
       count,
       thinkMs: sessions.think_time_s * 1000,
-      sleep: (ms) => c.control.sleep(ms)
+      sleep: (ms) => c.control.sleep(ms),
+      slice
     });
     sent = r.sent;
     for (const [from, to] of r.unsent)
@@ -201,7 +203,7 @@ async function runOpenPhase(
           seed: block.seed + repeat + (phase === "warmup" ? WARMUP_SEED_OFFSET : 0),
           ...(count === null ? {durationS: durationS!} : {count})
         });
-  const slice = c.shard?.slice ?? WHOLE;
+  const slice = runSlice(c.config, c.shard);
   const plan = planStream({
     offsets,
     slice,

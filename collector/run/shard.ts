@@ -3,7 +3,7 @@
  * experiment's absolute start time.
  */
 import {isSearchBlock, loadBlocks, type RunConfig} from "../../src/analysis/schema/config.ts";
-import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
+import {WHOLE, type ShardIdentity, type Slice} from "../../src/analysis/schema/shard.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 import {isoOf} from "../bundle/manifest.ts";
 import type {Effects} from "../effects.ts";
@@ -20,17 +20,34 @@ export function planDigest(configSha256: string, count: number, startAtMs: numbe
 }
 
 /**
+ * How many consecutive ordinals a shard is dealt at a time: a conversation's turns for a sessions workload
+ * (a conversation is never split: its turns send the history the earlier ones built), else 1.
+ */
+export function sliceGroup(config: RunConfig): number {
+  const source = config.workload.source;
+  return source?.kind === "sessions" ? source.turns : 1;
+}
+
+/** The slice of the plan this run sends: its shard's, dealt in the config's units, or the whole plan. */
+export function runSlice(config: RunConfig, shard: ShardRun | null | undefined): Slice {
+  if (shard === null || shard === undefined) return WHOLE;
+  const group = sliceGroup(config);
+  return group === 1 ? shard.slice : {...shard.slice, group};
+}
+
+/**
  * Why a config cannot be split into `count` shards, or null. A search decides each probe from the one before
- * (one client must see them all); a case suite and conversations are not sliced by ordinal (not yet
- * supported); every closed-loop shard needs at least one request in flight.
+ * (one client must see them all); a case suite is not sliced by ordinal (not yet supported); every
+ * closed-loop shard needs at least one request in flight, and with conversations at least one conversation.
  */
 export function shardProblem(config: RunConfig, count: number): string | null {
   if (count === 1) return null;
   if ((config.suites ?? []).length > 0) return "a case suite cannot be sharded (not yet supported): run it unsharded";
-  if (config.workload.source?.kind === "sessions")
-    return "a sessions workload cannot be sharded yet (a conversation must stay on one shard): run it unsharded";
+  const turns = config.workload.source?.kind === "sessions" ? config.workload.source.turns : null;
   for (const [i, b] of loadBlocks(config).entries()) {
     if (isSearchBlock(b)) return `load[${i}]: a load search cannot be sharded (each probe is chosen from the last)`;
+    if (turns !== null && b.requests !== undefined && b.requests / turns < count)
+      return `load[${i}]: ${b.requests / turns} conversation(s) (requests ${b.requests} / turns ${turns}) for ${count} shards: a conversation is never split, so a shard would measure nothing`;
     if (b.mode === "concurrency") {
       const low = b.values.find((v) => v < count);
       if (low !== undefined)
@@ -43,11 +60,17 @@ export function shardProblem(config: RunConfig, count: number): string | null {
 }
 
 /** The shard's identity as the manifest records it (the start's lateness is filled in when it starts). */
-export async function shardIdentity(fx: Effects, shard: ShardRun, configSha256: string): Promise<ShardIdentity> {
+export async function shardIdentity(
+  fx: Effects,
+  config: RunConfig,
+  shard: ShardRun,
+  configSha256: string
+): Promise<ShardIdentity> {
   const {index, count} = shard.slice;
   return {
     index,
     count,
+    group: sliceGroup(config),
     planSha256: planDigest(configSha256, count, shard.startAtMs),
     startAt: shard.startAtMs === null ? null : isoOf(shard.startAtMs),
     startLateNs: null,

@@ -154,14 +154,6 @@ export function phaseAccount(
     contradicted
   };
 }
-/** The slice's own ordinals among the global ordinals from … to, as its local ordinals (null: none). */
-export function ownRange(slice: Slice, from: number, to: number): {from: number; to: number} | null {
-  const first = Math.ceil((from - slice.index) / slice.count);
-  const last = Math.floor((to - slice.index) / slice.count);
-  const lo = Math.max(0, first);
-  return last >= lo ? {from: lo, to: last} : null;
-}
-
 function maxIndex(t: IndexTable): number {
   let m = -1;
   for (const i of t.indexes()) m = i;

@@ -5,8 +5,8 @@
  */
 import {isOpenLoop} from "../schema/config.ts";
 import type {LoadPoint} from "../schema/manifest.ts";
-import {localOrdinal, ownCount, owns, WHOLE, type Slice} from "../schema/shard.ts";
-import {EXAMPLES, newBook, ownRange, phaseAccount, type Book, type PhaseAccount, type PlanPhase} from "./book.ts";
+import {localOrdinal, ownCount, ownRange, owns, WHOLE, type Slice} from "../schema/shard.ts";
+import {EXAMPLES, newBook, phaseAccount, type Book, type PhaseAccount, type PlanPhase} from "./book.ts";
 import {appendAll} from "../util/append.ts";
 
 export type {PhaseAccount} from "./book.ts";

@@ -1,34 +1,65 @@
 /**
  * Shards (issue 17): one experiment split across collector processes. Shard k of n sends the ordinals i with
  * i mod n = k of every phase's plan (open loop: the global seeded schedule; closed loop: the request count),
- * a whole conversation per shard (sessions), and a share of the closed-loop concurrency. The math of that
+ * the conversations s with s mod n = k (sessions: each whole, on one shard), and a share of the closed-loop
+ * concurrency (a sessions run's users). The math of that
  * slice lives here once: the collector plans by it, the analyzer accounts by it.
  */
 import {z} from "zod";
 
 import {IsoTime, NonNegInt, Sha256, Slug} from "./primitives.ts";
 
-/** Which slice of an experiment's ordinals a shard owns. */
+/**
+ * Which slice of an experiment's ordinals a shard owns. Ordinals are dealt in units of `group` consecutive
+ * ordinals (default 1): unit u = ⌊i / group⌋ goes to shard u mod count. A sessions run deals whole
+ * conversations (group = turns: request s·K + t is turn t + 1 of conversation s), so that no conversation is
+ * split between shards.
+ */
 export interface Slice {
   index: number;
   count: number;
+  /** Ordinals per dealt unit (a conversation's turns); absent: 1. */
+  group?: number | undefined;
 }
 
 /** The whole experiment (an unsharded run). */
 export const WHOLE: Slice = {index: 0, count: 1};
 
-/** Does the slice own ordinal i? */
-export const owns = (s: Slice, i: number): boolean => i % s.count === s.index;
+const groupOf = (s: Slice): number => s.group ?? 1;
 
-/** How many of the ordinals 0 … total − 1 the slice owns. */
-export const ownCount = (s: Slice, total: number): number =>
-  total <= s.index ? 0 : Math.floor((total - 1 - s.index) / s.count) + 1;
+/** How many of the units 0 … units − 1 the slice owns. */
+const ownUnits = (s: Slice, units: number): number =>
+  units <= s.index ? 0 : Math.floor((units - 1 - s.index) / s.count) + 1;
+
+/** Does the slice own ordinal i? */
+export const owns = (s: Slice, i: number): boolean => Math.floor(i / groupOf(s)) % s.count === s.index;
+
+/** How many of the ordinals 0 … total − 1 the slice owns (a cut unit at the end counts its part). */
+export function ownCount(s: Slice, total: number): number {
+  const g = groupOf(s);
+  const units = Math.floor(total / g);
+  const rest = total - units * g;
+  return ownUnits(s, units) * g + (units % s.count === s.index ? rest : 0);
+}
 
 /** The slice's j-th ordinal (j from 0). */
-export const globalOrdinal = (s: Slice, j: number): number => s.index + j * s.count;
+export function globalOrdinal(s: Slice, j: number): number {
+  const g = groupOf(s);
+  return (s.index + Math.floor(j / g) * s.count) * g + (j % g);
+}
 
 /** The position of ordinal i among the slice's own (i must be owned). */
-export const localOrdinal = (s: Slice, i: number): number => (i - s.index) / s.count;
+export function localOrdinal(s: Slice, i: number): number {
+  const g = groupOf(s);
+  return ((Math.floor(i / g) - s.index) / s.count) * g + (i % g);
+}
+
+/** The slice's own ordinals among the global ordinals from … to, as its local ordinals (null: none). */
+export function ownRange(s: Slice, from: number, to: number): {from: number; to: number} | null {
+  const lo = ownCount(s, from);
+  const hi = ownCount(s, to + 1) - 1;
+  return hi >= lo ? {from: lo, to: hi} : null;
+}
 
 /**
  * The shard's part of a closed-loop concurrency (or a sessions run's users): ⌊c / n⌋, one more for the first
@@ -68,6 +99,14 @@ export const ShardIdentity = z
   .strictObject({
     index: NonNegInt.describe("k: this shard sends the ordinals i with i mod count = k"),
     count: z.number().int().min(1).describe("n: shards of the experiment"),
+    group: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "ordinals dealt to a shard as one unit: a conversation's turns (sessions, so that none is split); absent: 1"
+      ),
     planSha256: Sha256.describe(
       "sha256 of the experiment's plan (resolved config, shard count, start time): equal across its shards"
     ),
@@ -107,6 +146,14 @@ export const MergeFacts = z
   .strictObject({
     planSha256: Sha256,
     count: z.number().int().min(1),
+    group: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "ordinals dealt to a shard as one unit: a conversation's turns (sessions, so that none is split); absent: 1"
+      ),
     shards: z.array(MergedShard).min(1),
     telemetryFrom: NonNegInt.describe(
       "the shard whose server and GPU telemetry the merged bundle keeps (one scrape series of one server, not n)"
@@ -115,15 +162,19 @@ export const MergeFacts = z
   .describe("issue 17: this bundle merges the shards of one experiment; every record names its shard");
 export type MergeFacts = z.infer<typeof MergeFacts>;
 
+/** A slice with its unit size when it deals more than one ordinal at a time. */
+const withGroup = (s: Slice, group: number | undefined): Slice =>
+  group === undefined || group === 1 ? s : {...s, group};
+
 /**
  * The slices a bundle accounts for: every one of a merged bundle's n (a shard missing from it is then
  * unaccounted for, never silently left out of the plan), a shard's own, or the whole run.
  */
 export function slicesOf(m: {shard?: ShardIdentity | undefined; merge?: MergeFacts | undefined} | null): Slice[] {
   if (m?.merge !== undefined) {
-    const count = m.merge.count;
-    return Array.from({length: count}, (_, index) => ({index, count}));
+    const {count, group} = m.merge;
+    return Array.from({length: count}, (_, index) => withGroup({index, count}, group));
   }
-  if (m?.shard !== undefined) return [{index: m.shard.index, count: m.shard.count}];
+  if (m?.shard !== undefined) return [withGroup({index: m.shard.index, count: m.shard.count}, m.shard.group)];
   return [WHOLE];
 }
