@@ -27,9 +27,8 @@ export const WHOLE: Slice = {index: 0, count: 1};
 
 const groupOf = (s: Slice): number => s.group ?? 1;
 
-/** How many of the units 0 … units − 1 the slice owns. */
-const ownUnits = (s: Slice, units: number): number =>
-  units <= s.index ? 0 : Math.floor((units - 1 - s.index) / s.count) + 1;
+/** How many of the units 0 … units − 1 the slice owns (none while units ≤ index: the floor is then −1). */
+const ownUnits = (s: Slice, units: number): number => Math.floor((units - 1 - s.index) / s.count) + 1;
 
 /** Does the slice own ordinal i? */
 export const owns = (s: Slice, i: number): boolean => Math.floor(i / groupOf(s)) % s.count === s.index;

@@ -53,6 +53,7 @@ describe("a shard's slice of the plan", () => {
     const s1 = {index: 1, count: 2, group: 3};
     expect(ownRange(s1, 4, 9)).toEqual({from: 1, to: 3}); // own 4, 5, 9
     expect(ownRange(s1, 6, 8)).toBeNull(); // 6, 7, 8 are shard 0's
+    expect(ownRange(s1, 9, 9)).toEqual({from: 3, to: 3}); // one own ordinal
     expect(ownRange(s1, 0, 11)).toEqual({from: 0, to: 5});
     const u = {index: 2, count: 4}; // one ordinal at a time: 2, 6, 10, …
     expect(ownRange(u, 3, 10)).toEqual({from: 1, to: 2}); // own 6, 10
@@ -80,6 +81,11 @@ describe("a shard's slice of the plan", () => {
     expect(parseSlice("4/4")).toBe("shard index 4 is not below the shard count 4 (K counts from 0)");
     expect(parseSlice("1/0")).toBe("the shard count must be 1 … 4096, got 0");
     expect(parseSlice("two")).toBe('expected K/N (shard K of N, K from 0), got "two"');
+    expect(parseSlice("12/16")).toEqual({index: 12, count: 16});
+    expect(parseSlice("x2/4")).toBe('expected K/N (shard K of N, K from 0), got "x2/4"');
+    expect(parseSlice("2/4x")).toBe('expected K/N (shard K of N, K from 0), got "2/4x"');
+    expect(parseSlice("0/4096")).toEqual({index: 0, count: 4096});
+    expect(parseSlice("0/4097")).toBe("the shard count must be 1 … 4096, got 4097");
   });
 
   it("a merged bundle accounts for all n slices, even one its manifest leaves out", () => {
@@ -97,5 +103,8 @@ describe("a shard's slice of the plan", () => {
     ]);
     const shard = {index: 1, count: 2, group: 3} as never;
     expect(slicesOf({shard})).toEqual([{index: 1, count: 2, group: 3}]);
+    // one ordinal at a time, named or not, is the plain slice (no group property at all)
+    expect(slicesOf({shard: {index: 1, count: 2, group: 1} as never})).toStrictEqual([{index: 1, count: 2}]);
+    expect(slicesOf({shard: {index: 1, count: 2} as never})).toStrictEqual([{index: 1, count: 2}]);
   });
 });
