@@ -13,10 +13,12 @@ import {tempDir, testConfig, testEffects} from "../helpers.ts";
 
 /**
  * The fake server serves KNOWN = 3 requests at a time (connCap, queue mode); a 4th waits for a slot. A
- * request takes ≈ 5 + 9 × 30 ≈ 275 ms (10 tokens), so in closed loop at concurrency 4 about one request in
- * four waits up to a whole request (and at least a third of one, ≈ 90 ms): TTFT p95 ≫ 50 ms. At ≤ 3 nothing
- * waits: TTFT ≈ 5 ms, 45 ms under the objective, so that a busy machine's one slow request among 20 does not
- * move the bootstrap interval's lower end below the range.
+ * request takes ≈ 5 + 9 × 30 ≈ 275 ms (10 tokens). In closed loop at concurrency 4 the requests go in waves,
+ * and the one left over waits almost a whole request: measured here (first byte from the schedule, 20
+ * requests, 9 runs, one core kept busy in 6) 6 of 20 took 250–290 ms and the rest ≤ 30 ms. At ≤ 3 nothing
+ * waits: ≤ 45 ms in the same runs (≈ 5 ms of server time, the rest the busy machine's). The TTFT objective,
+ * 120 ms, lies in that gap with room on both sides: one slow request among 20 at concurrency 2 would move the
+ * bootstrap interval's lower end below the range (seen with a 30 and a 50 ms objective in npm test).
  * The knee is 3.
  */
 const KNOWN = 3;
@@ -45,7 +47,7 @@ describe("load search through collect()", () => {
       target: {base_url: server.url, model: "fake-model", headers: {"x-fake-options": TIMING}},
       workload: {prompt_tokens: 16, max_tokens: 10},
       load: [{mode: "search", over: "concurrency", range: [2, 8], requests: 20, warmup: 2}],
-      slo: {percentile: "p95", ttft_ms: 50, itl_ms: 1000, e2e_ms: 60_000},
+      slo: {percentile: "p95", ttft_ms: 120, itl_ms: 1000, e2e_ms: 60_000},
       telemetry: {gpu: "off", server_metrics: "on", interval_ms: 100}
     });
     const outcome = await collect({
