@@ -43,10 +43,10 @@ export function runSlice(config: RunConfig, shard: ShardRun | null | undefined):
 export function shardProblem(config: RunConfig, count: number): string | null {
   if (count === 1) return null;
   if ((config.suites ?? []).length > 0) return "a case suite cannot be sharded (not yet supported): run it unsharded";
-  const turns = config.workload.source?.kind === "sessions" ? config.workload.source.turns : null;
+  const turns = sliceGroup(config);
   for (const [i, b] of loadBlocks(config).entries()) {
     if (isSearchBlock(b)) return `load[${i}]: a load search cannot be sharded (each probe is chosen from the last)`;
-    if (turns !== null && b.requests !== undefined && b.requests / turns < count)
+    if (turns > 1 && b.requests !== undefined && b.requests / turns < count)
       return `load[${i}]: ${b.requests / turns} conversation(s) (requests ${b.requests} / turns ${turns}) for ${count} shards: a conversation is never split, so a shard would measure nothing`;
     if (b.mode === "concurrency") {
       const low = b.values.find((v) => v < count);

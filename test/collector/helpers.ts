@@ -6,6 +6,7 @@ import {join} from "node:path";
 import {stringify as stringifyYaml} from "yaml";
 
 import {analyzeBundle, type Report} from "../../src/analysis/index.ts";
+import type {Manifest} from "../../src/analysis/schema/index.ts";
 import {RunConfigSpec, type RunConfig, type RunConfigSpec as RunConfigInput} from "../../src/analysis/schema/config.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {defaultCollectDeps} from "../../collector/commands/collect.ts";
@@ -166,6 +167,20 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   );
   return {pid: child.pid!, stdout: () => out, stderr: () => err, exit, kill: (sig) => process.kill(child.pid!, sig)};
 }
+
+/** Runs the CLI to its end: exit code, stdout and stderr. */
+export async function runCli(args: readonly string[], env: Record<string, string> = {}) {
+  const child = spawnCli(args, env);
+  const {code} = await child.exit;
+  return {code, stdout: child.stdout(), stderr: child.stderr()};
+}
+
+/** The last line a command printed (collect and merge print the bundle's folder last). */
+export const lastLine = (s: string): string => s.trim().split("\n").pop()!;
+
+/** A bundle's manifest.json as written (not validated: the test reads what the collector wrote). */
+export const manifestOf = (dir: string): Manifest =>
+  JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
 
 /** Polls `check` every 20 ms until it returns true or `ms` pass. */
 export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {

@@ -9,7 +9,7 @@ import {parseAllDocuments} from "yaml";
 import {analyzeBundle} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {startFakeServer, type FakeServer} from "../../collector/fake/index.ts";
-import {spawnCli, tempDir, writeConfig} from "./helpers.ts";
+import {lastLine, runCli as run, tempDir, writeConfig} from "./helpers.ts";
 
 /**
  * Issue 17: `inferscope k8s --plan FILE` renders a sharded experiment as a Kubernetes Indexed Job. The
@@ -58,12 +58,6 @@ function plan(name: string, over: Record<string, unknown> = {}, config: Record<s
     evidence: {claim: "inferscope-evidence"},
     ...over
   });
-}
-
-async function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawnCli(args, env);
-  const {code} = await child.exit;
-  return {code, stdout: child.stdout(), stderr: child.stderr()};
 }
 
 /** A rendered object, read loosely: the test walks into the Job's spec by hand. */
@@ -135,9 +129,9 @@ describe("inferscope k8s (issue 17)", () => {
     const env = {LLM_API_KEY: KEY};
     const pods = await Promise.all(["0", "1"].map((k) => run(args, {...env, JOB_COMPLETION_INDEX: k})));
     for (const p of pods) expect(p.code, p.stderr).toBe(4); // a shard alone is inconclusive
-    const dirs = pods.map((p) => p.stdout.trim().split("\n").pop()!);
+    const dirs = pods.map((p) => lastLine(p.stdout));
     const merged = await run(["merge", ...dirs, "--out", join(t.dir, "pods-merged")]);
-    const dir = merged.stdout.trim().split("\n").pop()!;
+    const dir = lastLine(merged.stdout);
     const report = await analyzeBundle(fsBundle(dir));
     expect(report.gates.find((g) => g.id === "G30")!.reason).toBe("20 measured requests planned, 20 recorded");
     // the key reached the server and no artifact

@@ -93,19 +93,22 @@ export const TimeSync = z
   .describe("the host's clock synchronisation, which bounds how well shards' wall clocks agree");
 export type TimeSync = z.infer<typeof TimeSync>;
 
+/** How many consecutive ordinals a shard is dealt at a time (Slice.group), as a manifest records it. */
+const DealtUnit = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe(
+    "ordinals dealt to a shard as one unit: a conversation's turns (sessions, so that none is split); absent: 1"
+  );
+
 /** What one shard's bundle says about itself. */
 export const ShardIdentity = z
   .strictObject({
     index: NonNegInt.describe("k: this shard sends the ordinals i with i mod count = k"),
     count: z.number().int().min(1).describe("n: shards of the experiment"),
-    group: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        "ordinals dealt to a shard as one unit: a conversation's turns (sessions, so that none is split); absent: 1"
-      ),
+    group: DealtUnit,
     planSha256: Sha256.describe(
       "sha256 of the experiment's plan (resolved config, shard count, start time): equal across its shards"
     ),
@@ -145,14 +148,7 @@ export const MergeFacts = z
   .strictObject({
     planSha256: Sha256,
     count: z.number().int().min(1),
-    group: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        "ordinals dealt to a shard as one unit: a conversation's turns (sessions, so that none is split); absent: 1"
-      ),
+    group: DealtUnit,
     shards: z.array(MergedShard).min(1),
     telemetryFrom: NonNegInt.describe(
       "the shard whose server and GPU telemetry the merged bundle keeps (one scrape series of one server, not n)"

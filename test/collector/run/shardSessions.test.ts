@@ -1,13 +1,13 @@
-import {readFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import {analyzeBundle} from "../../../src/analysis/index.ts";
-import type {Manifest, RequestRecord} from "../../../src/analysis/schema/index.ts";
+import type {RequestRecord} from "../../../src/analysis/schema/index.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
-import {readJsonl, spawnCli, tempDir, writeConfig} from "../helpers.ts";
+import {shardArgs} from "../../../collector/commands/workers.ts";
+import {lastLine, manifestOf, readJsonl, runCli as run, tempDir, writeConfig} from "../helpers.ts";
 
 /**
  * Issue 17: a multi-turn workload split over shards deals whole conversations — conversation s (requests
@@ -39,13 +39,6 @@ const config = (requests = 12) => ({
   gates: {min_samples: 5}
 });
 
-async function run(args: string[]) {
-  const child = spawnCli(args);
-  const {code} = await child.exit;
-  return {code, stdout: child.stdout(), stderr: child.stderr()};
-}
-const lastLine = (s: string) => s.trim().split("\n").pop()!;
-const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
 const measured = (dir: string) =>
   readJsonl<RequestRecord>(join(dir, "requests.jsonl")).filter((r) => r.phase === "measure");
 
@@ -54,20 +47,7 @@ describe("a sessions experiment over 2 shards (issue 17)", () => {
     const cfg = writeConfig(t.dir, "sessions.yaml", config());
     const startAt = String(Date.now() + 6000);
     const shards = await Promise.all(
-      [0, 1].map((k) =>
-        run([
-          "collect",
-          "--config",
-          cfg,
-          "--out",
-          join(t.dir, "shards"),
-          "--no-progress",
-          "--shard",
-          `${k}/2`,
-          "--start-at",
-          startAt
-        ])
-      )
+      [0, 1].map((k) => run(shardArgs({config: cfg, out: join(t.dir, "shards"), k, n: 2, startAt})))
     );
     for (const s of shards) expect([0, 4], s.stderr).toContain(s.code);
     const dirs = shards.map((s) => lastLine(s.stdout));

@@ -1,13 +1,14 @@
-import {readdirSync, readFileSync} from "node:fs";
+import {readdirSync} from "node:fs";
 import {join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import {analyzeBundle, type Report} from "../../../src/analysis/index.ts";
-import type {Manifest, RequestRecord, ScheduleRecord} from "../../../src/analysis/schema/index.ts";
+import type {RequestRecord, ScheduleRecord} from "../../../src/analysis/schema/index.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
-import {readJsonl, spawnCli, tempDir, writeConfig} from "../helpers.ts";
+import {shardArgs} from "../../../collector/commands/workers.ts";
+import {lastLine, manifestOf, readJsonl, runCli as run, tempDir, writeConfig} from "../helpers.ts";
 
 /**
  * Issue 17: one seeded open-loop experiment run whole and as 4 shards through the shipped entry point
@@ -39,20 +40,12 @@ const config = () => ({
   gates: {min_samples: 5}
 });
 
-const lastLine = (s: string) => s.trim().split("\n").pop()!;
-const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
 const measuredSchedule = (dir: string) =>
   readJsonl<ScheduleRecord>(join(dir, "schedule.jsonl"))
     .filter((s) => s.phase === "measure")
     .map((s) => [s.index, s.offsetNs] as const);
 const p50 = (r: Report, id: string) => (r.load_points[0]!.metrics[id] as {p50: number}).p50;
 const gate = (r: Report, id: string) => r.gates.find((g) => g.id === id)!;
-
-async function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawnCli(args, env);
-  const {code} = await child.exit;
-  return {code, stdout: child.stdout(), stderr: child.stderr()};
-}
 
 /** The gates a collect's verdict lines name (`  G6 client_health: …`). */
 const heldBack = (stderr: string) => [...new Set([...stderr.matchAll(/^ {2}(G\d+) \w+:/gm)].map((m) => m[1]!))];
@@ -67,20 +60,7 @@ const runShards = (cfg: string) =>
   (sharded ??= (async () => {
     const startAt = String(Date.now() + 8000);
     const shards = await Promise.all(
-      [0, 1, 2, 3].map((k) =>
-        run([
-          "collect",
-          "--config",
-          cfg,
-          "--out",
-          join(t.dir, "shards"),
-          "--no-progress",
-          "--shard",
-          `${k}/4`,
-          "--start-at",
-          startAt
-        ])
-      )
+      [0, 1, 2, 3].map((k) => run(shardArgs({config: cfg, out: join(t.dir, "shards"), k, n: 4, startAt})))
     );
     return {startAt, shards};
   })());
