@@ -46,6 +46,18 @@ const measuredSchedule = (dir: string) =>
     .map((s) => [s.index, s.offsetNs] as const);
 const p50 = (r: Report, id: string) => (r.load_points[0]!.metrics[id] as {p50: number}).p50;
 const gate = (r: Report, id: string) => r.gates.find((g) => g.id === id)!;
+type Row = NonNullable<Report["rows"]>[number];
+const ms = (v: number | null) => {
+  expect(v).not.toBeNull();
+  return v!;
+};
+/** The median (middle two averaged) of `pick` over a report's measured successful requests. */
+const medianOf = (r: Report, pick: (row: Row) => number) => {
+  const v = r.rows!.filter((x) => x.phase === "measure" && x.outcome === "success").map(pick).sort((x, y) => x - y);
+  expect(v.length).toBeGreaterThanOrEqual(5);
+  const h = v.length >> 1;
+  return v.length % 2 ? v[h]! : (v[h - 1]! + v[h]!) / 2;
+};
 
 /** The gates a collect's verdict lines name (`  G6 client_health: …`). */
 const heldBack = (stderr: string) => [...new Set([...stderr.matchAll(/^ {2}(G\d+) \w+:/gm)].map((m) => m[1]!))];
@@ -109,13 +121,23 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
       shardDirs.map((d) => manifestOf(d).bundleId)
     );
 
-    const [a, b] = await Promise.all([analyzeBundle(fsBundle(wholeDir)), analyzeBundle(fsBundle(mergedDir))]);
+    const [a, b] = await Promise.all([analyzeBundle(fsBundle(wholeDir), {keepRows: true}), analyzeBundle(fsBundle(mergedDir), {keepRows: true})]);
     expect(gate(b, "G30").status).toBe("pass");
     expect(gate(b, "G30").reason).toBe("40 measured requests planned, 40 recorded");
     expect(gate(b, "G32").status, gate(b, "G32").reason).toBe("pass");
     expect(gate(b, "G32").reason).toMatch(/every shard ran on one host \(one clock\)$/);
-    // stated tolerance: 2 ms (10 % of the server's 20 ms) — 5 processes share 2 cores here
-    for (const id of ["ttft_ms", "e2e_ms"]) expect(Math.abs(p50(a, id) - p50(b, id)), id).toBeLessThanOrEqual(2);
+    // Stated tolerance: 2 ms (10 % of the server's 20 ms). Counted from the send, sharding must not change
+    // what the server took; counted from the schedule, the 4 shard processes (on 2 cores here) may add
+    // only the dispatch lag the bundles record for them: that lateness is evidence, judged by G6 and G21.
+    const lag = (r: Row) => ms(r.tDispMs) - ms(r.tSchedMs);
+    const extraLag = Math.max(0, medianOf(b, lag) - medianOf(a, lag));
+    for (const id of ["ttftMs", "e2eMs"] as const) {
+      const fromSend = (r: Row) => ms(r[id]) - lag(r);
+      expect(Math.abs(medianOf(a, fromSend) - medianOf(b, fromSend)), `${id} from the send`).toBeLessThanOrEqual(2);
+      const fromSchedule = (r: Row) => ms(r[id]);
+      expect(Math.abs(medianOf(a, fromSchedule) - medianOf(b, fromSchedule)), id).toBeLessThanOrEqual(2 + extraLag);
+    }
+    expect(p50(b, "ttft_ms")).toBe(medianOf(b, (r) => ms(r.ttftMs)));
     expect(b.load_points[0]!.n).toBe(40);
   }, 120_000);
 
