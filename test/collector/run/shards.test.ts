@@ -53,7 +53,10 @@ const ms = (v: number | null) => {
 };
 /** The median (middle two averaged) of `pick` over a report's measured successful requests. */
 const medianOf = (r: Report, pick: (row: Row) => number) => {
-  const v = r.rows!.filter((x) => x.phase === "measure" && x.outcome === "success").map(pick).sort((x, y) => x - y);
+  const v = r
+    .rows!.filter((x) => x.phase === "measure" && x.outcome === "success")
+    .map(pick)
+    .sort((x, y) => x - y);
   expect(v.length).toBeGreaterThanOrEqual(5);
   const h = v.length >> 1;
   return v.length % 2 ? v[h]! : (v[h - 1]! + v[h]!) / 2;
@@ -121,7 +124,10 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
       shardDirs.map((d) => manifestOf(d).bundleId)
     );
 
-    const [a, b] = await Promise.all([analyzeBundle(fsBundle(wholeDir), {keepRows: true}), analyzeBundle(fsBundle(mergedDir), {keepRows: true})]);
+    const [a, b] = await Promise.all([
+      analyzeBundle(fsBundle(wholeDir), {keepRows: true}),
+      analyzeBundle(fsBundle(mergedDir), {keepRows: true})
+    ]);
     expect(gate(b, "G30").status).toBe("pass");
     expect(gate(b, "G30").reason).toBe("40 measured requests planned, 40 recorded");
     expect(gate(b, "G32").status, gate(b, "G32").reason).toBe("pass");
