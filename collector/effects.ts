@@ -38,6 +38,8 @@ export interface Files {
   /** Reads `length` bytes at `position` (fewer at the end of the file). */
   readRange(path: string, position: number, length: number): Promise<Buffer>;
   remove(path: string): Promise<void>;
+  /** Removes a folder and everything in it (only for a folder this process created). */
+  removeTree(path: string): Promise<void>;
   list(dir: string): Promise<string[]>;
   chmod(path: string, mode: number): Promise<void>;
 }
@@ -168,6 +170,7 @@ export const realFiles: Files = {
     }
   },
   remove: (path) => fsp.rm(path, {force: true}),
+  removeTree: (path) => fsp.rm(path, {recursive: true, force: true}),
   list: (dir) => fsp.readdir(dir),
   chmod: (path, mode) => fsp.chmod(path, mode)
 };

@@ -28,6 +28,9 @@ import {shiftClient, shiftRequest, shiftScrape} from "./shift.ts";
 /** A shard set that cannot be merged (exit 2), or a shard bundle that is not intact. */
 export class MergeError extends Error {}
 
+/** The files a merge reads from every shard and writes into the merged bundle, in that order. */
+const MERGED_FILES = ["config", "requests", "schedule", "client_metrics", "server_metrics", "gpu_metrics"] as const;
+
 interface Shard {
   dir: string;
   manifest: Manifest;
@@ -60,6 +63,12 @@ async function readShard(fx: Pick<Effects, "files">, dir: string): Promise<Shard
     const i = parsed.error.issues[0]!;
     throw new MergeError(`${path}: ${i.path.join(".") || "(root)"}: ${i.message}`);
   }
+  const listed = new Set(parsed.data.files.map((f) => f.path));
+  const absent = MERGED_FILES.map((f) => FILE_NAMES[f]).filter((name) => !listed.has(name));
+  if (absent.length > 0)
+    throw new MergeError(
+      `${path}: lists no ${absent.join(", ")}: a shard bundle as \`collect --shard\` seals it has every one of them`
+    );
   for (const f of parsed.data.files) {
     const d = await sha256File(join(dir, f.path)).catch(() => null);
     if (d === null || d.sha256 !== f.sha256)
@@ -278,13 +287,19 @@ export async function mergeShards(
       throw new MergeError(`refusing to overwrite the existing folder ${dir}`);
     throw e;
   }
-  await writeRecords(fx, dir, shards, places);
-  const files = ["config", "requests", "schedule", "client_metrics", "server_metrics", "gpu_metrics"] as const;
-  const manifest = await sealBundle(
-    dir,
-    draft,
-    files.map((f) => FILE_NAMES[f]),
-    fx.files
-  );
-  return {dir, manifest};
+  try {
+    await writeRecords(fx, dir, shards, places);
+    const manifest = await sealBundle(
+      dir,
+      draft,
+      MERGED_FILES.map((f) => FILE_NAMES[f]),
+      fx.files
+    );
+    return {dir, manifest};
+  } catch (e) {
+    // The folder is this merge's own (created above): a shard record that is not valid or a full disk
+    // leaves no half-written, unsealed bundle behind, and the same merge can run again once fixed.
+    await fx.files.removeTree(dir).catch(() => undefined);
+    throw e;
+  }
 }

@@ -1,5 +1,6 @@
-import {readdirSync} from "node:fs";
-import {join} from "node:path";
+import {createHash} from "node:crypto";
+import {cpSync, existsSync, readFileSync, readdirSync, writeFileSync} from "node:fs";
+import {basename, join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
@@ -156,6 +157,57 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
     const twice = await run(["merge", ...shardDirs, shardDirs[1]!, "--out", join(t.dir, "bad")]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain(`shard 1 given twice: ${shardDirs[1]} and ${shardDirs[1]}`);
+  }, 60_000);
+
+  it("refuses a hand-altered shard, naming the file and line, and leaves no half-written bundle", async () => {
+    const shardDirs = (await runShards(configFile())).shards.map((s) => lastLine(s.stdout));
+    const out = join(t.dir, "hostile-out");
+    /** Shard 2 copied and changed by `alter`; `reseal` writes the changed file's digest into its manifest. */
+    const altered = (name: string, alter: (dir: string) => void, reseal: boolean) => {
+      const dir = join(t.dir, name, basename(shardDirs[2]!));
+      cpSync(shardDirs[2]!, dir, {recursive: true});
+      alter(dir);
+      if (reseal) {
+        const m = manifestOf(dir);
+        for (const f of m.files) {
+          const bytes = readFileSync(join(dir, f.path));
+          f.bytes = bytes.length;
+          f.sha256 = createHash("sha256").update(bytes).digest("hex");
+        }
+        writeFileSync(join(dir, "manifest.json"), JSON.stringify(m));
+      }
+      return [...shardDirs.slice(0, 2), dir, shardDirs[3]!];
+    };
+    /** Line 3 of requests.jsonl replaced by JSON that is not a request record. */
+    const badLine = (dir: string) => {
+      const path = join(dir, "requests.jsonl");
+      const lines = readFileSync(path, "utf8").split("\n");
+      expect(lines.length).toBeGreaterThan(4);
+      lines[2] = '{"not":"a request record"}';
+      writeFileSync(path, lines.join("\n"));
+    };
+
+    const tampered = await run(["merge", ...altered("tampered", badLine, false), "--out", out]);
+    expect(tampered.code, tampered.stderr).toBe(2);
+    expect(tampered.stderr).toMatch(/requests\.jsonl: its sha256 differs from the manifest's: the shard is not intact/);
+
+    // digests that match the altered file: the record itself is judged, with its file and line
+    const resealed = await run(["merge", ...altered("resealed", badLine, true), "--out", out]);
+    expect(resealed.code, resealed.stderr).toBe(2);
+    expect(resealed.stderr).toMatch(/resealed\/[^\s]+\/requests\.jsonl:3: /);
+    expect(resealed.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // shards 0 and 1 were already copied when line 3 of shard 2 stopped the merge: nothing of it stays
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+
+    const unlisted = (dir: string) => {
+      const m = manifestOf(dir);
+      m.files = m.files.filter((f) => f.path !== "schedule.jsonl");
+      writeFileSync(join(dir, "manifest.json"), JSON.stringify(m));
+    };
+    const noSchedule = await run(["merge", ...altered("unlisted", unlisted, false), "--out", out]);
+    expect(noSchedule.code, noSchedule.stderr).toBe(2);
+    expect(noSchedule.stderr).toMatch(/manifest\.json: lists no schedule\.jsonl/);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   }, 60_000);
 });
 
