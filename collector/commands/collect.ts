@@ -130,7 +130,7 @@ export async function collectCommand(
     };
   if (o.skipHeavy) config = {...config, suite_options: {...suiteOptions(config), skip_heavy: true}};
   if (o.workers !== undefined) return workers(o, config, io, fx);
-  const shard = shardOption(o, fx.env);
+  const shard = shardOption(o, fx.env, fx.clock.wallMs());
   if (shard !== null) {
     const problem = shardProblem(config, shard.slice.count);
     if (problem !== null) throw new CliError(`--shard: ${problem}`, {exitCode: EXIT.usage});
@@ -181,7 +181,7 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
     });
   const problem = shardProblem(config, n);
   if (problem !== null) throw new CliError(`--workers: ${problem}`, {exitCode: EXIT.usage});
-  if (o.startAt !== undefined) parseStartAt(o.startAt);
+  if (o.startAt !== undefined) parseStartAt(o.startAt, fx.clock.wallMs());
   await workersCommand(
     {
       config: o.config!,
@@ -195,18 +195,38 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
   );
 }
 
-/** "2026-12-02T10:00:00Z" or Unix milliseconds → ms; a CliError naming the value otherwise. */
-export function parseStartAt(text: string): number {
+/**
+ * How far from now a start time may lie. Later than this ahead is a typo (and a wait no timer holds); longer
+ * ago, a shard would start as a different experiment from the others (its lateness beyond what G32 judges).
+ */
+export const START_AT_WINDOW_MS = 24 * 3600 * 1000;
+
+/**
+ * "2026-12-02T10:00:00Z" or Unix milliseconds → ms, within START_AT_WINDOW_MS of `nowMs`; a CliError naming
+ * the value otherwise.
+ */
+export function parseStartAt(text: string, nowMs: number): number {
   const ms = /^\d{12,}$/.test(text.trim()) ? Number(text.trim()) : Date.parse(text);
-  if (!Number.isFinite(ms) || !/\d{4}-\d{2}-\d{2}T|^\s*\d{12,}\s*$/.test(text))
+  // a representable date (Unix ms beyond ±8.64e15 is not one)
+  if (!Number.isFinite(ms) || Number.isNaN(new Date(ms).getTime()) || !/\d{4}-\d{2}-\d{2}T|^\s*\d{12,}\s*$/.test(text))
     throw new CliError(`--start-at: expected an ISO 8601 time (2026-12-02T10:00:00Z) or Unix ms, got "${text}"`, {
       exitCode: EXIT.usage
     });
+  const hours = (ms - nowMs) / 3_600_000;
+  if (Math.abs(ms - nowMs) > START_AT_WINDOW_MS)
+    throw new CliError(
+      `--start-at: ${new Date(ms).toISOString()} is ${Math.abs(hours).toFixed(1)} h ${hours > 0 ? "ahead" : "ago"}; a shard's start time must lie within 24 h of now (${new Date(nowMs).toISOString()})`,
+      {exitCode: EXIT.usage}
+    );
   return ms;
 }
 
 /** The shard this run is (--shard K/N, or --shards N with the index from $JOB_COMPLETION_INDEX), or null. */
-export function shardOption(o: CollectCliOptions, env: Readonly<Record<string, string | undefined>>): ShardRun | null {
+export function shardOption(
+  o: CollectCliOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  nowMs: number
+): ShardRun | null {
   if (o.shard !== undefined && o.shards !== undefined)
     throw new CliError("give --shard K/N or --shards N, not both", {exitCode: EXIT.usage});
   const text =
@@ -231,7 +251,7 @@ export function shardOption(o: CollectCliOptions, env: Readonly<Record<string, s
       "a sharded run needs --start-at TIME: every shard starts its load then, and it names the experiment",
       {exitCode: EXIT.usage}
     );
-  return {slice, startAtMs: o.startAt === undefined ? null : parseStartAt(o.startAt)};
+  return {slice, startAtMs: o.startAt === undefined ? null : parseStartAt(o.startAt, nowMs)};
 }
 
 export function register(program: Command): void {

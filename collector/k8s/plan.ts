@@ -24,6 +24,7 @@ export const K8sPlan = z
     start_delay_s: z
       .number()
       .positive()
+      .max(86_400, "a shard refuses a start time more than 24 h away (collect --start-at)")
       .optional()
       .describe(
         "instead of start_at: this long after rendering (pods must be scheduled, pulled and warmed up by then)"

@@ -19,6 +19,9 @@ export interface Pacer {
   waitUntil(deadlineNs: number | bigint): Promise<{lateNs: number}>;
 }
 
+/** The longest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function createPacer(o: PacerOptions = {}): Pacer {
   const clock = o.clock ?? realClock.nowNs;
   const origin = o.origin ?? 0n;
@@ -31,7 +34,8 @@ export function createPacer(o: PacerOptions = {}): Pacer {
         const step = (): void => {
           const rem = Number(target - clock());
           if (rem <= 0) return resolve({lateNs: -rem});
-          if (rem > spinNs) setTimeout(step, Math.max(1, Math.floor((rem - spinNs) / 1e6)));
+          // a timer holds at most 2^31 − 1 ms (longer is fired after 1 ms): a longer wait sleeps in parts
+          if (rem > spinNs) setTimeout(step, Math.min(MAX_TIMER_MS, Math.max(1, Math.floor((rem - spinNs) / 1e6))));
           else setImmediate(step);
         };
         step();

@@ -115,6 +115,10 @@ describe("inferscope k8s (issue 17)", () => {
     const d = await run(["k8s", "--plan", bad]);
     expect(d.code).toBe(2);
     expect(d.stderr).toContain("bad-plan.yaml:1:7: name: expected a dns label");
+    // a start a shard would refuse (more than 24 h after rendering) is refused when rendering
+    const e = await run(["k8s", "--plan", plan("far", {start_delay_s: 86_401})]);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toContain("start_delay_s: a shard refuses a start time more than 24 h away");
   });
 
   it("the pod's command and environment, run as 2 local processes, give 2 shards that merge into one run", async () => {

@@ -1,10 +1,12 @@
-import {describe, expect, it} from "vitest";
+import {afterEach, describe, expect, it, vi} from "vitest";
 
 import {createPacer} from "../../../collector/load/pacer.ts";
 
 const ms = 1_000_000;
 
 describe("createPacer", () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it("resolves at or after an absolute deadline, with its lateness", async () => {
     const pacer = createPacer({spinMs: 1.5});
     const deadline = process.hrtime.bigint() + BigInt(20 * ms);
@@ -54,6 +56,28 @@ describe("createPacer", () => {
     expect(lateNs).toBeGreaterThanOrEqual(0);
     expect(lateNs).toBeLessThan(100_000);
     expect(t).toBeGreaterThanOrEqual(1000n + 1_000_000n);
+  });
+
+  it("waits longer than one timer can hold in parts, never in a 1 ms spin", async () => {
+    // setTimeout fires a delay over 2^31 − 1 ms after 1 ms instead: a 30-day wait would spin
+    const delays: number[] = [];
+    let t = 0n;
+    const clock = (): bigint => (t += 1000n); // each reading advances 1 µs
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, d: number) => {
+      delays.push(d);
+      t += BigInt(d) * BigInt(ms); // the virtual clock moves by the delay the timer was given
+      queueMicrotask(fn);
+      return 0;
+    }) as never);
+    const pacer = createPacer({clock, spinMs: 1.5});
+    const days30 = 30 * 86_400_000; // 2 592 000 000 ms
+    const {lateNs} = await pacer.waitUntil(days30 * ms);
+    expect(Math.max(...delays)).toBe(2 ** 31 - 1);
+    // 2 592 000 000 ms = 2 147 483 647 + 444 516 353 − the 1.5 ms spin: two timers (a third for rounding at most)
+    expect(delays.length).toBeGreaterThanOrEqual(2);
+    expect(delays.length).toBeLessThanOrEqual(3);
+    expect(lateNs).toBeGreaterThanOrEqual(0);
+    expect(t).toBeGreaterThanOrEqual(BigInt(days30) * BigInt(ms));
   });
 
   it("rejects a negative spin", () => {
