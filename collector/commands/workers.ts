@@ -43,9 +43,18 @@ export function shardArgs(o: {
   ];
 }
 
-/** Runs one shard as a child process; its stderr lines reach ours prefixed with the shard. */
+/**
+ * Runs one shard as a child process; its stderr lines reach ours prefixed with the shard. Each child has its
+ * own process group, so a terminal's Ctrl-C (sent to the whole foreground group) reaches this process only and
+ * is passed on once: a shard that got it twice would take it as the second press and abort its in-flight
+ * requests instead of letting them finish.
+ */
 function runShard(args: readonly string[], k: number, io: Io) {
-  const child = spawn(process.execPath, [CLI, ...args], {stdio: ["ignore", "pipe", "pipe"], env: process.env});
+  const child = spawn(process.execPath, [CLI, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: process.env,
+    detached: true
+  });
   let out = "";
   let partial = "";
   child.stdout.on("data", (b: Buffer) => (out += b.toString("utf8")));

@@ -1,3 +1,4 @@
+import {spawn} from "node:child_process";
 import {createHash} from "node:crypto";
 import {cpSync, existsSync, readFileSync, readdirSync, writeFileSync} from "node:fs";
 import {basename, join} from "node:path";
@@ -9,7 +10,7 @@ import type {RequestRecord, ScheduleRecord} from "../../../src/analysis/schema/i
 import {fsBundle} from "../../../src/io/fsBundle.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import {shardArgs} from "../../../collector/commands/workers.ts";
-import {lastLine, manifestOf, readJsonl, runCli as run, tempDir, writeConfig} from "../helpers.ts";
+import {lastLine, manifestOf, readJsonl, REPO_ROOT, runCli as run, tempDir, writeConfig} from "../helpers.ts";
 
 /**
  * Issue 17: one seeded open-loop experiment run whole and as 4 shards through the shipped entry point
@@ -227,6 +228,43 @@ describe("collect --workers N (issue 17)", () => {
     const report = await analyzeBundle(fsBundle(dir));
     expect(gate(report, "G30").reason).toBe("40 measured requests planned, 40 recorded");
   }, 60_000);
+});
+
+describe("collect --workers N, stopped by Ctrl-C (issue 17)", () => {
+  it("passes one interrupt to each shard, which lets its in-flight requests finish and seals what it captured", async () => {
+    // 400 requests at 20 req/s: 20 s of load, stopped 1.5 s in
+    const cfg = writeConfig(t.dir, "ctrl-c.yaml", {...config(), load: {...config().load, requests: 400}});
+    const out = join(t.dir, "ctrl-c");
+    const startAt = Date.now() + 5000;
+    // its own process group, as a terminal's foreground job is: the interrupt goes to the group, as Ctrl-C does
+    const child = spawn(
+      process.execPath,
+      ["collector/cli.ts", "collect", "--config", cfg, "--out", out, "--workers", "2", "--start-at", String(startAt)],
+      {cwd: REPO_ROOT, env: {PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp"}, detached: true}
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await new Promise((r) => setTimeout(r, startAt + 1500 - Date.now()));
+    process.kill(-child.pid!, "SIGINT"); // the group of the process this test started
+    const code = await exited;
+    expect(code, stderr).toBe(130);
+    for (const k of [0, 1]) expect(stderr).toMatch(new RegExp(`^\\[shard ${k}\\] .*SIGINT: no new requests`, "m"));
+    // a shard that got the interrupt twice (the terminal's and the parent's) would abort its requests at once
+    expect(stderr).not.toContain("again: aborting");
+    const m = manifestOf(lastLine(stdout));
+    expect(m.status).toBe("interrupted");
+    expect(m.merge!.count).toBe(2);
+    const recs = readJsonl<RequestRecord>(join(lastLine(stdout), "requests.jsonl")).filter(
+      (r) => r.phase === "measure"
+    );
+    // about 30 measured requests were sent in 1.5 s; every one that was sent finished (none aborted by the client)
+    expect(recs.length).toBeGreaterThan(5);
+    expect(recs.length).toBeLessThan(400);
+    expect(recs.filter((r) => r.transportError === "client_abort")).toEqual([]);
+  }, 90_000);
 });
 
 describe("shards as a Kubernetes Indexed Job runs them (issue 17)", () => {
