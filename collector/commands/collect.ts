@@ -18,7 +18,7 @@ import {collect} from "../run/collect.ts";
 import type {ShardRun} from "../run/context.ts";
 import {shardProblem} from "../run/shard.ts";
 import {workersCommand} from "./workers.ts";
-import {parseSlice} from "../../src/analysis/schema/shard.ts";
+import {parseSlice, START_AT_WINDOW_MS} from "../../src/analysis/schema/shard.ts";
 import type {ProbeJudge} from "../run/context.ts";
 import {createProgress, silentProgress} from "../load/progress.ts";
 import type {Pacer} from "../load/pacer.ts";
@@ -196,12 +196,6 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
 }
 
 /**
- * How far from now a start time may lie. Later than this ahead is a typo (and a wait no timer holds); longer
- * ago, a shard would start as a different experiment from the others (its lateness beyond what G32 judges).
- */
-export const START_AT_WINDOW_MS = 24 * 3600 * 1000;
-
-/**
  * "2026-12-02T10:00:00Z" or Unix milliseconds → ms, within START_AT_WINDOW_MS of `nowMs`; a CliError naming
  * the value otherwise.
  */
@@ -215,7 +209,7 @@ export function parseStartAt(text: string, nowMs: number): number {
   const hours = (ms - nowMs) / 3_600_000;
   if (Math.abs(ms - nowMs) > START_AT_WINDOW_MS)
     throw new CliError(
-      `--start-at: ${new Date(ms).toISOString()} is ${Math.abs(hours).toFixed(1)} h ${hours > 0 ? "ahead" : "ago"}; a shard's start time must lie within 24 h of now (${new Date(nowMs).toISOString()})`,
+      `--start-at: ${new Date(ms).toISOString()} is ${Math.abs(hours).toFixed(1)} h ${hours > 0 ? "ahead" : "ago"}; a shard's start time must lie within ${START_AT_WINDOW_MS / 3_600_000} h of now (${new Date(nowMs).toISOString()})`,
       {exitCode: EXIT.usage}
     );
   return ms;

@@ -4,6 +4,8 @@
  */
 import {z} from "zod";
 
+import {START_AT_WINDOW_MS} from "../../src/analysis/schema/shard.ts";
+
 const DnsLabel = z
   .string()
   .regex(/^[a-z0-9]([-a-z0-9]{0,40}[a-z0-9])?$/, "expected a DNS label: lowercase letters, digits, '-', at most 42")
@@ -24,7 +26,10 @@ export const K8sPlan = z
     start_delay_s: z
       .number()
       .positive()
-      .max(86_400, "a shard refuses a start time more than 24 h away (collect --start-at)")
+      .max(
+        START_AT_WINDOW_MS / 1000,
+        `a shard refuses a start time more than ${START_AT_WINDOW_MS / 3_600_000} h away (collect --start-at)`
+      )
       .optional()
       .describe(
         "instead of start_at: this long after rendering (pods must be scheduled, pulled and warmed up by then)"

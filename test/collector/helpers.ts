@@ -151,12 +151,16 @@ export interface Child {
   kill(sig: NodeJS.Signals): void;
 }
 
-/** Runs `node collector/cli.ts …args` as a child process (the test only ever signals this child, by PID). */
-export function spawnCli(args: readonly string[], env: Record<string, string> = {}): Child {
+/**
+ * Runs `node collector/cli.ts …args` as a child process (the test only ever signals this child, by PID).
+ * `group`: in its own process group, as a terminal's foreground job is (signal it with `-pid`).
+ */
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}, o: {group?: boolean} = {}): Child {
   const child = spawn(process.execPath, ["collector/cli.ts", ...args], {
     cwd: REPO_ROOT,
     env: {PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env},
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: o.group === true
   });
   let out = "";
   let err = "";

@@ -25,6 +25,12 @@ export interface Slice {
 /** The whole experiment (an unsharded run). */
 export const WHOLE: Slice = {index: 0, count: 1};
 
+/**
+ * How far from now a shard's start time (`--start-at`) may lie. Further ahead is a typo (and a wait no timer
+ * holds); further back, a shard would start as another experiment than the others.
+ */
+export const START_AT_WINDOW_MS = 24 * 3600 * 1000;
+
 const groupOf = (s: Slice): number => s.group ?? 1;
 
 /** How many of the units 0 … units − 1 the slice owns (none while units ≤ index: the floor is then −1). */

@@ -1,5 +1,3 @@
-import {spawn} from "node:child_process";
-import {createHash} from "node:crypto";
 import {cpSync, existsSync, readFileSync, readdirSync, writeFileSync} from "node:fs";
 import {basename, join} from "node:path";
 
@@ -10,7 +8,8 @@ import type {RequestRecord, ScheduleRecord} from "../../../src/analysis/schema/i
 import {fsBundle} from "../../../src/io/fsBundle.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import {shardArgs} from "../../../collector/commands/workers.ts";
-import {lastLine, manifestOf, readJsonl, REPO_ROOT, runCli as run, tempDir, writeConfig} from "../helpers.ts";
+import {sha256Hex} from "../../../src/io/hash.ts";
+import {lastLine, manifestOf, readJsonl, runCli as run, spawnCli, tempDir, writeConfig} from "../helpers.ts";
 
 /**
  * Issue 17: one seeded open-loop experiment run whole and as 4 shards through the shipped entry point
@@ -173,7 +172,7 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
         for (const f of m.files) {
           const bytes = readFileSync(join(dir, f.path));
           f.bytes = bytes.length;
-          f.sha256 = createHash("sha256").update(bytes).digest("hex");
+          f.sha256 = sha256Hex(bytes);
         }
         writeFileSync(join(dir, "manifest.json"), JSON.stringify(m));
       }
@@ -237,19 +236,16 @@ describe("collect --workers N, stopped by Ctrl-C (issue 17)", () => {
     const out = join(t.dir, "ctrl-c");
     const startAt = Date.now() + 5000;
     // its own process group, as a terminal's foreground job is: the interrupt goes to the group, as Ctrl-C does
-    const child = spawn(
-      process.execPath,
-      ["collector/cli.ts", "collect", "--config", cfg, "--out", out, "--workers", "2", "--start-at", String(startAt)],
-      {cwd: REPO_ROOT, env: {PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp"}, detached: true}
+    const child = spawnCli(
+      ["collect", "--config", cfg, "--out", out, "--workers", "2", "--start-at", String(startAt)],
+      {},
+      {group: true}
     );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
-    child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
-    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     await new Promise((r) => setTimeout(r, startAt + 1500 - Date.now()));
-    process.kill(-child.pid!, "SIGINT"); // the group of the process this test started
-    const code = await exited;
+    process.kill(-child.pid, "SIGINT"); // the group of the process this test started
+    const {code} = await child.exit;
+    const stdout = child.stdout();
+    const stderr = child.stderr();
     expect(code, stderr).toBe(130);
     for (const k of [0, 1]) expect(stderr).toMatch(new RegExp(`^\\[shard ${k}\\] .*SIGINT: no new requests`, "m"));
     // a shard that got the interrupt twice (the terminal's and the parent's) would abort its requests at once
