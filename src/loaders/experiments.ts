@@ -22,11 +22,21 @@ export interface LoadedExperiment {
   logs: Map<string, string>;
 }
 
-function checkSeal(dir: string): {seal: LoadedExperiment["seal"]; problems: string[]} {
+/** Whether an experiment folder's seal holds: every file it lists present with its digest, experiment.json among them. */
+export function checkSeal(dir: string): {seal: LoadedExperiment["seal"]; problems: string[]} {
   const path = join(dir, "experiment.seal.json");
   if (!existsSync(path)) return {seal: "unsealed", problems: ["no experiment.seal.json"]};
-  const parsed = ExperimentSeal.safeParse(JSON.parse(readFileSync(path, "utf8")));
-  if (!parsed.success) return {seal: "broken", problems: [`${path}: not a seal`]};
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    return {seal: "broken", problems: [`${path}: not JSON (${(e as Error).message})`]};
+  }
+  const parsed = ExperimentSeal.safeParse(json);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    return {seal: "broken", problems: [`${path}: not a seal: ${i.path.join(".") || "(root)"}: ${i.message}`]};
+  }
   const problems: string[] = [];
   for (const f of parsed.data.files) {
     const p = join(dir, f.path);

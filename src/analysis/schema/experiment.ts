@@ -1,5 +1,7 @@
 import {z} from "zod";
 
+import {BundlePath, Sha256} from "./primitives.ts";
+
 /**
  * An experiment plan (`inferscope experiment --plan FILE`, YAML) and the sealed experiment record it
  * leaves. A plan names server variants (each one launch), expands parameter grids into named variants,
@@ -215,7 +217,7 @@ export const VariantRecord = z.strictObject({
   readyMs: z.number().nullable().describe("launch to ready, ms"),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
-  logFile: z.string().nullable().describe("the server log, relative to the experiment folder (redacted)"),
+  logFile: BundlePath.nullable().describe("the server log, relative to the experiment folder (redacted)"),
   logTail: z.string().nullable().describe("last lines of the server log (start failures)"),
   bundles: z.array(
     z.strictObject({
@@ -250,6 +252,6 @@ export type ExperimentRecord = z.infer<typeof ExperimentRecord>;
 
 /** The record's seal: the sha256 of experiment.json and of each log file (written last). */
 export const ExperimentSeal = z.strictObject({
-  files: z.array(z.strictObject({path: z.string(), bytes: z.number().int().nonnegative(), sha256: z.string()}))
+  files: z.array(z.strictObject({path: BundlePath, bytes: z.number().int().nonnegative(), sha256: Sha256}))
 });
 export type ExperimentSeal = z.infer<typeof ExperimentSeal>;

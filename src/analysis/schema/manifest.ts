@@ -1,7 +1,7 @@
 import {z} from "zod";
 
 import {LoadMode} from "./config.ts";
-import {DecimalNs, IsoTime, NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
+import {BundlePath, DecimalNs, IsoTime, NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
 import {MergeFacts, ShardIdentity} from "./shard.ts";
 import {WorkloadFacts} from "./workload.ts";
 
@@ -25,10 +25,7 @@ export const FileRole = z.enum([
 export type FileRole = z.infer<typeof FileRole>;
 
 export const FileEntry = z.strictObject({
-  path: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/)
-    .describe("path relative to the bundle folder"),
+  path: BundlePath,
   role: FileRole,
   bytes: NonNegInt.describe("file size in bytes"),
   sha256: Sha256,

@@ -22,4 +22,16 @@ export const DecimalNs = z
 
 export const Slug = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "expected letters, digits, '.', '_' or '-'");
 
+/**
+ * A file's path inside a bundle or experiment folder: segments of letters, digits, '.', '_' or '-' joined by
+ * '/', none of them '.' or '..' — a manifest cannot name a file outside its folder, nor one file twice.
+ */
+export const BundlePath = z
+  .string()
+  .regex(
+    /^(?!\.{1,2}(?:\/|$))(?!.*\/\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/,
+    "expected a relative path inside the folder: segments of letters, digits, '.', '_' or '-' joined by '/', none '.' or '..'"
+  )
+  .describe("path relative to the bundle folder");
+
 export const NonNegInt = z.number().int().nonnegative();

@@ -208,6 +208,25 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
     expect(noSchedule.code, noSchedule.stderr).toBe(2);
     expect(noSchedule.stderr).toMatch(/manifest\.json: lists no schedule\.jsonl/);
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+
+    // a manifest entry that climbs out of the shard's folder, to a file whose digest it gives correctly
+    const outside = (dir: string) => {
+      writeFileSync(join(dir, "..", "planted.txt"), "not part of any bundle\n");
+      const bytes = readFileSync(join(dir, "..", "planted.txt"));
+      const m = manifestOf(dir);
+      m.files.push({
+        path: "../planted.txt",
+        role: "attachment",
+        bytes: bytes.length,
+        sha256: sha256Hex(bytes),
+        records: null
+      });
+      writeFileSync(join(dir, "manifest.json"), JSON.stringify(m));
+    };
+    const climbing = await run(["merge", ...altered("climbing", outside, false), "--out", out]);
+    expect(climbing.code, climbing.stderr).toBe(2);
+    expect(climbing.stderr).toMatch(/manifest\.json: files\.\d+\.path: expected a relative path inside the folder/);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   }, 60_000);
 });
 
