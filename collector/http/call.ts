@@ -1,4 +1,4 @@
-import {request as httpRequest, type ClientRequest, type IncomingMessage} from "node:http";
+import {request as httpRequest, type Agent, type ClientRequest, type IncomingMessage} from "node:http";
 import {request as httpsRequest} from "node:https";
 import type {Socket} from "node:net";
 
@@ -35,7 +35,7 @@ export class Call extends CallCore {
         path: u.pathname + u.search,
         method: "POST",
         headers,
-        agent: this.r.agent ?? defaultAgent(u),
+        agent: (this.r.agent as Agent | undefined) ?? defaultAgent(u),
         ...(u.username === "" ? {} : {auth: `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`})
       });
     } catch (e) {

@@ -3,3 +3,4 @@ export * from "./errors.ts";
 export * from "./events.ts";
 export * from "./sse.ts";
 export * from "./stream.ts";
+export * from "./socketPool.ts";

@@ -1,5 +1,7 @@
 import type {StreamRequest, StreamResult} from "./streamTypes.ts";
 import {Call} from "./call.ts";
+import {SocketCall} from "./socketCall.ts";
+import {SocketPool} from "./socketPool.ts";
 
 export {DEFAULT_CLOSE_MS, DEFAULT_MAX_EVENT_BYTES} from "./streamTypes.ts";
 export type {StreamRequest, StreamResult, StreamTimeouts} from "./streamTypes.ts";
@@ -42,5 +44,11 @@ export function streamRequest(req: StreamRequest): Promise<StreamResult> {
   if (typeof req.origin !== "bigint") {
     return Promise.reject(new Error(`streamRequest: origin must be a bigint, got ${typeof req.origin}`));
   }
-  return new Promise<StreamResult>((resolve, reject) => new Call(req, url, resolve, reject).start());
+  const a = req.agent;
+  return new Promise<StreamResult>((resolve, reject) =>
+    (a instanceof SocketPool
+      ? new SocketCall(a, req, url, resolve, reject)
+      : new Call(req, url, resolve, reject)
+    ).start()
+  );
 }

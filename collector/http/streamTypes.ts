@@ -1,5 +1,7 @@
 import type {Agent} from "node:http";
 
+import type {SocketPool} from "./socketPool.ts";
+
 import type {JsonBody} from "../../src/analysis/schema/body.ts";
 import type {SseEvent, TransportError, Usage, UsageSource} from "../../src/analysis/schema/records.ts";
 import type {ServerTimingsValue, StreamedToolCall} from "./events.ts";
@@ -31,7 +33,8 @@ export interface StreamRequest {
   origin: bigint;
   clock?: () => bigint;
   signal?: AbortSignal;
-  agent?: Agent;
+  /** The connections: a node:http agent (createAgent) or a bare-socket pool (SocketPool); default: the shared agent. */
+  agent?: Agent | SocketPool;
   /** Largest SSE event (bytes of its data) accepted; default 16 MiB → transportError "event_too_large". */
   maxEventBytes?: number;
   /** Keep responseText/reasoningText (the digest is computed either way). */

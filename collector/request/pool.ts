@@ -4,6 +4,7 @@ import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import type {Files} from "../effects.ts";
 import {createAgent, type CreateConnection} from "../http/agent.ts";
+import {SocketPool} from "../http/socketPool.ts";
 
 export interface Pool {
   /** The run's connections: keep-alive (`connection: reuse`) or one per request. */
@@ -67,7 +68,8 @@ export async function openPool(
 }
 
 /** Sockets the pool keeps open for reuse now. */
-export function parkedSockets(agent: Agent): number {
+export function parkedSockets(agent: Agent | SocketPool): number {
+  if (agent instanceof SocketPool) return agent.parked;
   let n = 0;
   for (const list of Object.values(agent.freeSockets)) n += list?.length ?? 0;
   return n;

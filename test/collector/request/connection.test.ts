@@ -9,7 +9,10 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import {createRedactor} from "../../../collector/redact.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
-import {createAgent, idleBound, type CreateConnection} from "../../../collector/http/agent.ts";
+import type {Agent} from "node:http";
+
+import {createAgent, idleBound, type AgentOptions, type CreateConnection} from "../../../collector/http/agent.ts";
+import {SocketPool} from "../../../collector/http/socketPool.ts";
 import {headBytes, streamRequest} from "../../../collector/http/stream.ts";
 import {parkedSockets} from "../../../collector/request/pool.ts";
 import {redactRecord} from "../../../collector/request/record.ts";
@@ -40,174 +43,180 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe("connect time is recorded apart from the client's start", () => {
-  it("an injected 30 ms connect delay lands between tCall and tConn; the dispatch follows the connect", async () => {
-    const agent = createAgent(server.url, {keepAlive: false, createConnection: delayedConnect(30, false)});
-    try {
-      const r = await streamRequest({
-        url: `${server.url}/chat/completions`,
-        headers: {},
-        body,
-        timeouts: TIMEOUTS,
-        origin,
-        agent
-      });
-      expect(r.httpStatus).toBe(200);
-      expect(r.socketReused).toBe(false);
-      expect(ms(r.tConnNs! - r.tCallNs!)).toBeGreaterThanOrEqual(29);
-      expect(r.tDispNs!).toBeGreaterThanOrEqual(r.tConnNs!);
-      expect(r.tTlsNs).toBeNull(); // plain http
-      // the first token came after the dispatch: TTFT from the client's start holds the connect time
-      expect(r.events.find((e) => e[2] === "content")![0]).toBeGreaterThan(r.tDispNs!);
-    } finally {
-      agent.destroy();
-    }
-  });
+/** Every connection rule holds over both transports: node:http's agent (call.ts) and the bare-socket pool (socketCall.ts). */
+describe.each(["node:http", "socket"] as const)("transport %s", (transport) => {
+  const makeAgent = (url: string, o: AgentOptions): Agent | SocketPool =>
+    transport === "socket" ? new SocketPool(url, o) : createAgent(url, o);
 
-  it("a reused keep-alive connection records no connect and a near-zero setup", async () => {
-    const agent = createAgent(server.url, {idleMs: 2000});
-    try {
-      const first = await streamRequest({
-        url: `${server.url}/chat/completions`,
-        headers: {},
-        body,
-        timeouts: TIMEOUTS,
-        origin,
-        agent
-      });
-      const second = await streamRequest({
-        url: `${server.url}/chat/completions`,
-        headers: {},
-        body,
-        timeouts: TIMEOUTS,
-        origin,
-        agent
-      });
-      expect(first.socketReused).toBe(false);
-      expect(first.tConnNs).not.toBeNull();
-      expect(second.socketReused).toBe(true);
-      expect(second.tConnNs).toBeNull();
-    } finally {
-      agent.destroy();
-    }
-  });
-});
+  describe("connect time is recorded apart from the client's start", () => {
+    it("an injected 30 ms connect delay lands between tCall and tConn; the dispatch follows the connect", async () => {
+      const agent = makeAgent(server.url, {keepAlive: false, createConnection: delayedConnect(30, false)});
+      try {
+        const r = await streamRequest({
+          url: `${server.url}/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin,
+          agent
+        });
+        expect(r.httpStatus).toBe(200);
+        expect(r.socketReused).toBe(false);
+        expect(ms(r.tConnNs! - r.tCallNs!)).toBeGreaterThanOrEqual(29);
+        expect(r.tDispNs!).toBeGreaterThanOrEqual(r.tConnNs!);
+        expect(r.tTlsNs).toBeNull(); // plain http
+        // the first token came after the dispatch: TTFT from the client's start holds the connect time
+        expect(r.events.find((e) => e[2] === "content")![0]).toBeGreaterThan(r.tDispNs!);
+      } finally {
+        agent.destroy();
+      }
+    });
 
-describe("https: a certificate made at test time", () => {
-  let dir: string;
-  let tlsServer: FakeServer;
-  let cert: Buffer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "inferscope-tls-"));
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem")
-      ],
-      {stdio: "ignore"}
-    );
-    cert = readFileSync(join(dir, "cert.pem"));
-    tlsServer = await startFakeServer({
-      options: {ttftMs: 2, tokenIntervalMs: 1},
-      tls: {key: readFileSync(join(dir, "key.pem")), cert}
+    it("a reused keep-alive connection records no connect and a near-zero setup", async () => {
+      const agent = makeAgent(server.url, {idleMs: 2000});
+      try {
+        const first = await streamRequest({
+          url: `${server.url}/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin,
+          agent
+        });
+        const second = await streamRequest({
+          url: `${server.url}/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin,
+          agent
+        });
+        expect(first.socketReused).toBe(false);
+        expect(first.tConnNs).not.toBeNull();
+        expect(second.socketReused).toBe(true);
+        expect(second.tConnNs).toBeNull();
+      } finally {
+        agent.destroy();
+      }
     });
   });
-  afterAll(async () => {
-    await tlsServer.close();
-    rmSync(dir, {recursive: true, force: true});
+
+  describe("https: a certificate made at test time", () => {
+    let dir: string;
+    let tlsServer: FakeServer;
+    let cert: Buffer;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), "inferscope-tls-"));
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=127.0.0.1",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem")
+        ],
+        {stdio: "ignore"}
+      );
+      cert = readFileSync(join(dir, "cert.pem"));
+      tlsServer = await startFakeServer({
+        options: {ttftMs: 2, tokenIntervalMs: 1},
+        tls: {key: readFileSync(join(dir, "key.pem")), cert}
+      });
+    });
+    afterAll(async () => {
+      await tlsServer.close();
+      rmSync(dir, {recursive: true, force: true});
+    });
+
+    it("records TCP connect and the TLS handshake apart, and dispatches after the handshake", async () => {
+      expect(tlsServer.url.startsWith("https://")).toBe(true);
+      const agent = makeAgent(tlsServer.url, {keepAlive: false, ca: cert, createConnection: delayedConnect(20, true)});
+      try {
+        const r = await streamRequest({
+          url: `${tlsServer.url}/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin,
+          agent
+        });
+        expect(r.httpStatus).toBe(200);
+        expect(r.tConnNs).not.toBeNull();
+        expect(r.tTlsNs).not.toBeNull();
+        expect(ms(r.tConnNs! - r.tCallNs!)).toBeGreaterThanOrEqual(19);
+        expect(r.tTlsNs!).toBeGreaterThan(r.tConnNs!);
+        expect(r.tDispNs!).toBeGreaterThanOrEqual(r.tTlsNs!);
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    it("an untrusted certificate is a connection failure, not a success", async () => {
+      const agent = makeAgent(tlsServer.url, {keepAlive: false});
+      try {
+        const r = await streamRequest({
+          url: `${tlsServer.url}/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin,
+          agent
+        });
+        expect(r.httpStatus).toBeNull();
+        expect(r.transportError).not.toBeNull();
+        expect(r.tDispNs).toBeNull(); // nothing was sent over an unverified connection
+      } finally {
+        agent.destroy();
+      }
+    });
   });
 
-  it("records TCP connect and the TLS handshake apart, and dispatches after the handshake", async () => {
-    expect(tlsServer.url.startsWith("https://")).toBe(true);
-    const agent = createAgent(tlsServer.url, {keepAlive: false, ca: cert, createConnection: delayedConnect(20, true)});
-    try {
-      const r = await streamRequest({
-        url: `${tlsServer.url}/chat/completions`,
-        headers: {},
-        body,
-        timeouts: TIMEOUTS,
-        origin,
-        agent
-      });
-      expect(r.httpStatus).toBe(200);
-      expect(r.tConnNs).not.toBeNull();
-      expect(r.tTlsNs).not.toBeNull();
-      expect(ms(r.tConnNs! - r.tCallNs!)).toBeGreaterThanOrEqual(19);
-      expect(r.tTlsNs!).toBeGreaterThan(r.tConnNs!);
-      expect(r.tDispNs!).toBeGreaterThanOrEqual(r.tTlsNs!);
-    } finally {
-      agent.destroy();
-    }
-  });
+  describe("keep-alive sockets are given up before the server gives them up", () => {
+    it("the idle bound is ours or the server's Keep-Alive timeout minus 1 s, whichever is shorter", () => {
+      expect(idleBound(2000, undefined)).toBe(2000);
+      expect(idleBound(2000, "timeout=5")).toBe(2000); // 5 s − 1 s = 4 s > 2 s
+      expect(idleBound(2000, "timeout=2, max=100")).toBe(1000); // 2 s − 1 s
+      expect(idleBound(2000, "timeout=1")).toBeNull(); // 1 s − 1 s = 0: never park such a socket
+    });
 
-  it("an untrusted certificate is a connection failure, not a success", async () => {
-    const agent = createAgent(tlsServer.url, {keepAlive: false});
-    try {
-      const r = await streamRequest({
-        url: `${tlsServer.url}/chat/completions`,
-        headers: {},
-        body,
-        timeouts: TIMEOUTS,
-        origin,
-        agent
-      });
-      expect(r.httpStatus).toBeNull();
-      expect(r.transportError).not.toBeNull();
-      expect(r.tDispNs).toBeNull(); // nothing was sent over an unverified connection
-    } finally {
-      agent.destroy();
-    }
-  });
-});
-
-describe("keep-alive sockets are given up before the server gives them up", () => {
-  it("the idle bound is ours or the server's Keep-Alive timeout minus 1 s, whichever is shorter", () => {
-    expect(idleBound(2000, undefined)).toBe(2000);
-    expect(idleBound(2000, "timeout=5")).toBe(2000); // 5 s − 1 s = 4 s > 2 s
-    expect(idleBound(2000, "timeout=2, max=100")).toBe(1000); // 2 s − 1 s
-    expect(idleBound(2000, "timeout=1")).toBeNull(); // 1 s − 1 s = 0: never park such a socket
-  });
-
-  it("a parked socket idle longer than idleMs is closed by the client; the next request connects afresh", async () => {
-    const agent = createAgent(server.url, {idleMs: 100});
-    try {
-      await streamRequest({
-        url: `${server.url}/chat/completions`,
-        headers: {},
-        body,
-        timeouts: TIMEOUTS,
-        origin,
-        agent
-      });
-      expect(parkedSockets(agent)).toBe(1);
-      await sleep(300);
-      expect(parkedSockets(agent)).toBe(0);
-      const next = await streamRequest({
-        url: `${server.url}/chat/completions`,
-        headers: {},
-        body,
-        timeouts: TIMEOUTS,
-        origin,
-        agent
-      });
-      expect(next.socketReused).toBe(false);
-    } finally {
-      agent.destroy();
-    }
+    it("a parked socket idle longer than idleMs is closed by the client; the next request connects afresh", async () => {
+      const agent = makeAgent(server.url, {idleMs: 100});
+      try {
+        await streamRequest({
+          url: `${server.url}/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin,
+          agent
+        });
+        expect(parkedSockets(agent)).toBe(1);
+        await sleep(300);
+        expect(parkedSockets(agent)).toBe(0);
+        const next = await streamRequest({
+          url: `${server.url}/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin,
+          agent
+        });
+        expect(next.socketReused).toBe(false);
+      } finally {
+        agent.destroy();
+      }
+    });
   });
 });
 
