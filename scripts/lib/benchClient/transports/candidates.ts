@@ -4,7 +4,12 @@ import {connect, type Socket} from "node:net";
 import {HTTPParser} from "http-parser-js";
 import {Pool} from "undici";
 
-import {createAgent, streamRequest, type StreamResult} from "../../../../collector/http/index.ts";
+import {
+  createAgent,
+  SocketPool as CollectorSocketPool,
+  streamRequest,
+  type StreamResult
+} from "../../../../collector/http/index.ts";
 import {nowNs, origin} from "../common.ts";
 import {Capture} from "./capture.ts";
 
@@ -33,6 +38,20 @@ export const collectorCandidate: Candidate = {
   clock: "socket 'data', before node's HTTP parser",
   open(url, connections) {
     const agent = createAgent(url, {maxSockets: connections + 64});
+    return {
+      send: (path, headers, body) =>
+        streamRequest({url: url + path, headers, body, origin, agent, keepText: true, timeouts: TIMEOUTS}),
+      close: async () => agent.destroy()
+    };
+  }
+};
+
+/** The collector's request builder over its bare-socket transport (collector/http/socketCall.ts, SocketPool). */
+export const collectorSocketCandidate: Candidate = {
+  name: "collector (net.Socket, SocketCall)",
+  clock: "socket 'data', before http-parser-js",
+  open(url, connections) {
+    const agent = new CollectorSocketPool(url, {maxSockets: connections + 64});
     return {
       send: (path, headers, body) =>
         streamRequest({url: url + path, headers, body, origin, agent, keepText: true, timeouts: TIMEOUTS}),
@@ -241,6 +260,7 @@ export const floorCandidate: Candidate = {
 
 export const CANDIDATES: readonly Candidate[] = [
   collectorCandidate,
+  collectorSocketCandidate,
   leanHttpCandidate,
   undiciCandidate,
   netSocketCandidate,
