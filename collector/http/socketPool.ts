@@ -45,6 +45,11 @@ export class SocketPool {
     return this.idle.length;
   }
 
+  /** Sockets open now, in use or parked (a connection being made counts once it exists). */
+  get open(): number {
+    return this.all.size;
+  }
+
   /** Hands `lease` a socket: a parked one, else a new connection, else (at maxSockets) the next one freed. Returns a cancel. */
   acquire(lease: Lease): () => void {
     if (this.closed) {

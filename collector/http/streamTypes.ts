@@ -1,12 +1,14 @@
 import type {Agent} from "node:http";
 
-import type {SocketPool} from "./socketPool.ts";
-
 import type {JsonBody} from "../../src/analysis/schema/body.ts";
 import type {SseEvent, TransportError, Usage, UsageSource} from "../../src/analysis/schema/records.ts";
 import type {ServerTimingsValue, StreamedToolCall} from "./events.ts";
+import type {SocketPool} from "./socketPool.ts";
 
 /** What one streamed request is given and what it gives back (collector/http/stream.ts sends it). */
+
+/** A run's connections: node:http's agent or the socket transport's pool; the pool picks the transport. */
+export type Connections = Agent | SocketPool;
 
 export interface StreamTimeouts {
   /** Until the TCP connection is established (skipped for a reused keep-alive socket). */
@@ -34,7 +36,7 @@ export interface StreamRequest {
   clock?: () => bigint;
   signal?: AbortSignal;
   /** The connections: a node:http agent (createAgent) or a bare-socket pool (SocketPool); default: the shared agent. */
-  agent?: Agent | SocketPool;
+  agent?: Connections;
   /** Largest SSE event (bytes of its data) accepted; default 16 MiB → transportError "event_too_large". */
   maxEventBytes?: number;
   /** Keep responseText/reasoningText (the digest is computed either way). */

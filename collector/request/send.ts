@@ -1,9 +1,8 @@
-import type {Agent} from "node:http";
-
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {TransportError} from "../../src/analysis/schema/records.ts";
 import type {Redactor} from "../redact.ts";
 import type {StreamTimeouts} from "../http/stream.ts";
+import type {Connections} from "../http/streamTypes.ts";
 import {baseHeaders} from "./headers.ts";
 import {collectorFault, type StreamFn, type StreamResult} from "./types.ts";
 
@@ -31,9 +30,9 @@ export interface RequestTarget {
   origin: bigint;
   clock: () => bigint;
   /** The run's connection pool. */
-  agent: Agent;
+  agent: Connections;
   /** A one-off pool for a re-send on a fresh connection (closed after use). */
-  freshAgent: () => Agent;
+  freshAgent: () => Connections;
   redact: Redactor;
   payloadBytes: number;
 }
@@ -105,7 +104,7 @@ export async function sendStreamed(
 ): Promise<StreamResult & {attempts: Attempt[]}> {
   const ac = tracker?.track();
   const signal = one.signal ?? ac?.signal;
-  const attempt = (agent: Agent): Promise<StreamResult> =>
+  const attempt = (agent: Connections): Promise<StreamResult> =>
     t
       .stream({
         url: one.url,

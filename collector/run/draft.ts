@@ -86,6 +86,7 @@ export async function draftManifest(
     configSha256: sha256Hex(o.resolvedYaml),
     capture: {
       connection: c.pool.connection,
+      httpClient: c.pool.httpClient,
       ...(c.pool.note === null ? {} : {connectionNote: c.pool.note}),
       keepAliveIdleMs: c.pool.connection === "reuse" ? config.target.keep_alive_ms : null,
       payloadBytes: config.output.payload_bytes,

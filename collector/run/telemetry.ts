@@ -1,6 +1,7 @@
 import type {Manifest} from "../../src/analysis/schema/index.ts";
 import {isoOf} from "../bundle/manifest.ts";
 import type {ServerProbe} from "../env/probe.ts";
+import {openSockets} from "../request/pool.ts";
 import {joinUrl, serverRoot} from "../request/url.ts";
 import {createClientMonitor} from "../telemetry/client.ts";
 import {sampleGpus} from "../telemetry/gpu.ts";
@@ -26,12 +27,7 @@ export function startTelemetry(
   const {config, fx} = c;
   const list: Sampler[] = [];
   const interval = config.telemetry.interval_ms;
-  const sockets = () => {
-    let n = 0;
-    for (const group of [c.pool.agent.sockets, c.pool.agent.freeSockets])
-      for (const arr of Object.values(group)) n += arr?.length ?? 0;
-    return n;
-  };
+  const sockets = () => openSockets(c.pool.agent);
   const monitor = createClientMonitor({inFlight: () => c.control.inFlight, openSockets: sockets}, c.rel(), c.origin);
   c.control.onBusy(monitor);
   let first = true;

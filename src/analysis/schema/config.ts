@@ -77,6 +77,12 @@ export const TargetSpec = z
       .describe(
         "idle keep-alive sockets are closed after this long (and 1 s before a shorter Keep-Alive timeout the server announces), so the client never sends on a socket the server is closing"
       ),
+    http_client: z
+      .enum(["node_http", "socket"])
+      .default("node_http")
+      .describe(
+        "node_http = node:http's client; socket = the collector's own client on a bare socket (one write per request, the response parsed by http-parser-js; fewer CPU-seconds per event, see docs/client-benchmark.md). Both record the same time points"
+      ),
     tls: z
       .strictObject({
         ca_file: z.string().optional().describe("PEM file of extra trusted certificates (a private CA)"),

@@ -214,6 +214,10 @@ export const Capture = z
       .string()
       .optional()
       .describe("why the connections differ from the config's (e.g. the server closes each connection)"),
+    httpClient: z
+      .enum(["node_http", "socket"])
+      .optional()
+      .describe("the collector's HTTP client (absent: node_http, the only one before it was recorded)"),
     keepAliveIdleMs: z
       .number()
       .int()

@@ -7,7 +7,7 @@ import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts
 import {createAgent, type AgentOptions} from "../../../collector/http/agent.ts";
 import {SocketPool} from "../../../collector/http/socketPool.ts";
 import {streamRequest, type StreamResult} from "../../../collector/http/stream.ts";
-import {parkedSockets} from "../../../collector/request/pool.ts";
+import {openSockets, parkedSockets} from "../../../collector/request/pool.ts";
 
 /**
  * The bare-socket transport reads HTTP/1.1 itself (http-parser-js), so the framings node:http handles for
@@ -149,6 +149,32 @@ describe.each(["node:http", "socket"] as const)("HTTP/1.1 framings over transpor
     expect(r.finishReason).toBeNull();
   });
 });
+
+describe.each(["node:http", "socket"] as const)(
+  "socket counts over transport %s (client-health telemetry)",
+  (transport) => {
+    let server: FakeServer;
+    beforeAll(async () => {
+      server = await startFakeServer({host: "127.0.0.1", options: {ttftMs: 300, tokenIntervalMs: 5}});
+    });
+    afterAll(() => server.close());
+
+    it("three concurrent keep-alive requests: 3 open and 0 parked in flight, 3 open and 3 parked after", async () => {
+      const agent = transport === "socket" ? new SocketPool(server.url) : createAgent(server.url);
+      try {
+        const go = () =>
+          streamRequest({url: `${server.url}/chat/completions`, headers: {}, body, timeouts: TIMEOUTS, origin, agent});
+        const all = Promise.all([go(), go(), go()]);
+        await new Promise((r) => setTimeout(r, 10)); // well inside the server's 300 ms to the first token
+        expect([openSockets(agent), parkedSockets(agent)]).toEqual([3, 0]);
+        for (const r of await all) expect(r.transportError).toBeNull();
+        expect([openSockets(agent), parkedSockets(agent)]).toEqual([3, 3]);
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
+);
 
 describe("SocketPool", () => {
   let server: FakeServer;

@@ -3,7 +3,7 @@ import {join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
-import type {RequestRecord} from "../../../src/analysis/schema/index.ts";
+import type {Manifest, RequestRecord} from "../../../src/analysis/schema/index.ts";
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import {collectAndAnalyze, FAST, gate, tempDir, testConfig} from "../helpers.ts";
 
@@ -110,8 +110,11 @@ const records = (dir: string): RequestRecord[] =>
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as RequestRecord);
+const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
 
-describe("fault scenarios", () => {
+// the same matrix over both HTTP clients (target.http_client): the classification, the gates and the record
+// count must not depend on which transport read the bytes
+describe.each(["node_http", "socket"] as const)("fault scenarios (http_client: %s)", (httpClient) => {
   it.each(CASES.map((c) => [`${c.scenario}${c.timeouts ? ` ${JSON.stringify(c.timeouts)}` : ""}`, c] as const))(
     "%s",
     async (_name, c) => {
@@ -120,6 +123,7 @@ describe("fault scenarios", () => {
         target: {
           base_url: server.url,
           model: "fake-model",
+          http_client: httpClient,
           headers: {"x-fake-scenario": c.scenario, "x-fake-options": FAST},
           timeouts: {connect_ms: 2000, headers_ms: c.timeouts?.headers_ms ?? 3000, idle_ms: c.timeouts?.idle_ms ?? 3000}
         },
@@ -128,6 +132,7 @@ describe("fault scenarios", () => {
       });
       const {outcome, report} = await collectAndAnalyze(config, t.dir);
       expect(outcome.status).toBe("complete");
+      expect(manifest(outcome.dir).capture?.httpClient).toBe(httpClient);
       const p = report.load_points[0]!;
       expect(p.outcomes).toEqual({[c.outcome]: REQUESTS});
       if (!c.anyVerdict) expect(report.verdict, report.verdict_reasons.join("\n")).toBe(c.verdict);
@@ -183,12 +188,12 @@ describe("fault scenarios", () => {
   });
 });
 
-describe("server-wide faults", () => {
+describe.each(["node_http", "socket"] as const)("server-wide faults (http_client: %s)", (httpClient) => {
   it("one connection per request: a server that kills reused sockets never sees one (F19)", async () => {
     const s = await startFakeServer({port: 0, scenario: "keepalive-close", options: {ttftMs: 5, tokenIntervalMs: 2}});
     try {
       const config = testConfig(s.url, {
-        target: {base_url: s.url, model: "fake-model", connection: "per_request"},
+        target: {base_url: s.url, model: "fake-model", connection: "per_request", http_client: httpClient},
         load: {mode: "concurrency", values: [1], requests: 4, warmup: 0}
       });
       const {outcome, report} = await collectAndAnalyze(config, t.dir);
@@ -207,7 +212,7 @@ describe("server-wide faults", () => {
     const s = await startFakeServer({port: 0, scenario: "keepalive-close", options: {ttftMs: 5, tokenIntervalMs: 2}});
     try {
       const config = testConfig(s.url, {
-        target: {base_url: s.url, model: "fake-model", connection: "reuse"},
+        target: {base_url: s.url, model: "fake-model", connection: "reuse", http_client: httpClient},
         load: {mode: "concurrency", values: [1], requests: 4, warmup: 0}
       });
       const {outcome, report} = await collectAndAnalyze(config, t.dir);
@@ -235,7 +240,7 @@ describe("server-wide faults", () => {
     });
     try {
       const config = testConfig(s.url, {
-        target: {base_url: s.url, model: "fake-model"},
+        target: {base_url: s.url, model: "fake-model", http_client: httpClient},
         load: {mode: "concurrency", values: [4], requests: 8, warmup: 0}
       });
       const {outcome, report} = await collectAndAnalyze(config, t.dir);
