@@ -47,6 +47,8 @@ const quiet = new Writable({write: (_c, _e, cb) => cb()});
 export async function collectTiming(o: {
   url: string;
   mode: "reuse" | "per_request";
+  /** target.http_client; default node_http. */
+  httpClient?: "node_http" | "socket";
   concurrency: number;
   requests: number;
   fakeOptions: Record<string, unknown>;
@@ -60,6 +62,7 @@ export async function collectTiming(o: {
         base_url: o.url,
         model: "fake-model",
         connection: o.mode,
+        http_client: o.httpClient ?? "node_http",
         headers: {"x-fake-options": JSON.stringify(o.fakeOptions)},
         timeouts: {connect_ms: 10_000, headers_ms: 30_000, idle_ms: 30_000}
       },

@@ -65,6 +65,8 @@ interface Measured {
 
 /** InferScope's events per CPU-second ÷ an external client's, at one load (the goal is ≥ 2). */
 export interface SideRatio {
+  /** Which InferScope client (target.http_client). */
+  ours: HttpClient;
   client: string;
   streams: number;
   ratio: number;
@@ -79,7 +81,8 @@ export async function sideBySide(
   writeFileSync(log, "");
   const server = await startServer(log, SERVER_OPTIONS);
   try {
-    const clients: ClientCommand[] = [{name: "InferScope collect", command: inferscopeCommand(dir)}, ...external];
+    const builtIn = HTTP_CLIENTS.map((h) => ({name: inferscopeName(h), command: inferscopeCommand(dir, h)}));
+    const clients: ClientCommand[] = [...builtIn, ...external];
     const rows: Row[] = [];
     const ratios: SideRatio[] = [];
     const fixed = new Map<string, number>();
@@ -96,8 +99,14 @@ export async function sideBySide(
         for (const c of clients) per.get(c.name)!.push(await measure(c, load, server, log, dir));
       const ours = per.get(clients[0]!.name)!;
       for (const c of clients) rows.push(row(c.name, load, per.get(c.name)!, fixed.get(c.name)!, ours));
-      for (const c of external)
-        ratios.push({client: c.name, streams: load.streams, ratio: ratio(ours, per.get(c.name)!)});
+      for (const h of HTTP_CLIENTS)
+        for (const c of external)
+          ratios.push({
+            ours: h,
+            client: c.name,
+            streams: load.streams,
+            ratio: ratio(per.get(inferscopeName(h))!, per.get(c.name)!)
+          });
     }
     report(bench, rows, clients);
     return ratios;
@@ -156,29 +165,39 @@ function report(bench: Pick<Bench, "say" | "reps">, rows: Row[], clients: Client
       rows
     )
   );
-  for (const c of clients.slice(1)) bench.say(`\n${c.name}: \`${c.command}\``);
-  if (clients.length === 1)
+  bench.say(
+    `\nInferScope collect runs with \`target.http_client: node_http\` (the default) and \`socket\` (the bare-socket client); "InferScope ÷ this" is the node_http run's rate over the row's.`
+  );
+  for (const c of clients.slice(HTTP_CLIENTS.length)) bench.say(`\n${c.name}: \`${c.command}\``);
+  if (clients.length === HTTP_CLIENTS.length)
     bench.say(
       `\nNo external client in this run: \`npm run bench:client -- --external 'NAME=COMMAND'\` adds one (placeholders {base_url}, {host}, {port}, {streams}, {requests}, {tokens}, {model}).`
     );
 }
 
+type HttpClient = "node_http" | "socket";
+const HTTP_CLIENTS: readonly HttpClient[] = ["node_http", "socket"];
+const inferscopeName = (h: HttpClient): string =>
+  h === "node_http" ? "InferScope collect" : `InferScope collect (${h})`;
+
 /** `inferscope collect` through its launcher (as `npx inferscope` runs it, less npm's own start-up). */
-function inferscopeCommand(dir: string): string {
-  return `"${process.execPath}" collector/bin.mjs collect --config "${dir}/inferscope-{streams}-{requests}.yaml" --out "${dir}/evidence" --no-progress --host-label bench`;
+function inferscopeCommand(dir: string, h: HttpClient): string {
+  return `"${process.execPath}" collector/bin.mjs collect --config "${dir}/inferscope-${h}-{streams}-{requests}.yaml" --out "${dir}/evidence" --no-progress --host-label bench`;
 }
 
 /** The collect config for one load (written before the run: the command names it by streams and requests). */
 function writeInferscopeConfig(dir: string, server: ServerChild, load: Load): void {
-  const config = {
-    name: `side-${load.streams}`,
-    target: {base_url: server.url, model: "fake-model", endpoint: "chat", engine: "fake"},
-    workload: {prompt_tokens: 16, max_tokens: TOKENS, ignore_eos: true, salt: false},
-    load: [{mode: "concurrency", values: [load.streams], requests: load.requests, warmup: 0}],
-    telemetry: {server_metrics: "off", gpu: "off", interval_ms: 250},
-    gates: {min_samples: 5}
-  };
-  writeFileSync(join(dir, `inferscope-${load.streams}-${load.requests}.yaml`), stringify(config));
+  for (const h of HTTP_CLIENTS) {
+    const config = {
+      name: `side-${load.streams}`,
+      target: {base_url: server.url, model: "fake-model", endpoint: "chat", engine: "fake", http_client: h},
+      workload: {prompt_tokens: 16, max_tokens: TOKENS, ignore_eos: true, salt: false},
+      load: [{mode: "concurrency", values: [load.streams], requests: load.requests, warmup: 0}],
+      telemetry: {server_metrics: "off", gpu: "off", interval_ms: 250},
+      gates: {min_samples: 5}
+    };
+    writeFileSync(join(dir, `inferscope-${h}-${load.streams}-${load.requests}.yaml`), stringify(config));
+  }
 }
 
 const fill = (command: string, server: ServerChild, load: Load): string => {

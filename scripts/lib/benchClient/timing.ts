@@ -91,46 +91,50 @@ export async function collectAccuracy({url, server, say, reps}: Bench): Promise<
   const collectRows: Row[] = [];
   const collectAcc: Record<string, number | null> = {};
   for (const mode of ["reuse", "per_request"] as const)
-    for (const concurrency of [1, 100]) {
-      const runs: Awaited<ReturnType<typeof collectTiming>>[] = [];
-      for (let k = 0; k < reps; k++)
-        runs.push(
-          await collectTiming({
-            url,
+    for (const httpClient of ["node_http", "socket"] as const)
+      for (const concurrency of [1, 100]) {
+        const runs: Awaited<ReturnType<typeof collectTiming>>[] = [];
+        for (let k = 0; k < reps; k++)
+          runs.push(
+            await collectTiming({
+              url,
+              mode,
+              httpClient,
+              concurrency,
+              requests: concurrency === 1 ? (QUICK ? 20 : 40) : QUICK ? 200 : 400,
+              fakeOptions: {ttftMs: 20, tokenIntervalMs: concurrency === 1 ? 5 : 10},
+              serverTimes: (ids) => server.times(ids)
+            })
+          );
+        const p50 = medianOf(runs.map((r) => pct(r.errors, 0.5)));
+        collectAcc[`${httpClient === "socket" ? "socket:" : ""}${mode}-${concurrency}`] = p50;
+        collectRows.push({
+          cells: [
             mode,
-            concurrency,
-            requests: concurrency === 1 ? (QUICK ? 20 : 40) : QUICK ? 200 : 400,
-            fakeOptions: {ttftMs: 20, tokenIntervalMs: concurrency === 1 ? 5 : 10},
-            serverTimes: (ids) => server.times(ids)
-          })
-        );
-      const p50 = medianOf(runs.map((r) => pct(r.errors, 0.5)));
-      collectAcc[`${mode}-${concurrency}`] = p50;
-      collectRows.push({
-        cells: [
-          mode,
-          String(concurrency),
-          `${runs[0]!.requests} × ${reps}`,
-          f(p50, 3),
-          f(medianOf(runs.map((r) => pct(r.errors, 0.99))), 3),
-          f(medianOf(runs.map((r) => pct(r.setupMs, 0.5))), 3),
-          f(medianOf(runs.map((r) => pct(r.requestPathMs, 0.5))), 3),
-          f(medianOf(runs.map((r) => pct(r.responsePathMs, 0.5))), 3),
-          String(runs.reduce((a, r) => a + r.reused, 0)),
-          String(runs.reduce((a, r) => a + r.failed, 0))
-        ]
-      });
-    }
+            httpClient,
+            String(concurrency),
+            `${runs[0]!.requests} × ${reps}`,
+            f(p50, 3),
+            f(medianOf(runs.map((r) => pct(r.errors, 0.99))), 3),
+            f(medianOf(runs.map((r) => pct(r.setupMs, 0.5))), 3),
+            f(medianOf(runs.map((r) => pct(r.requestPathMs, 0.5))), 3),
+            f(medianOf(runs.map((r) => pct(r.responsePathMs, 0.5))), 3),
+            String(runs.reduce((a, r) => a + r.reused, 0)),
+            String(runs.reduce((a, r) => a + r.failed, 0))
+          ]
+        });
+      }
   say(
-    `\n### (a2) Timing error through \`collect\`, both connection modes (ms; median over ${reps} run${reps > 1 ? "s" : ""})\n`
+    `\n### (a2) Timing error through \`collect\`, both connection modes and both HTTP clients (ms; median over ${reps} run${reps > 1 ? "s" : ""})\n`
   );
   say(
-    "error = (client first token − client start `tCallNs`) − (server first-token send − server receipt, its first sight of the request); per_request also subtracts the recorded connect time (`tConnNs − tCallNs`). The whole collector runs: request builder, pool, telemetry monitors, writer. The error is the sum of three parts, each on the shared clock: setup (tDispNs − tCallNs: request creation, the connect in per_request, the write), request path (server receipt − tDispNs: loopback, the server waking and reading the head) and response path (client first-token time − server first-token send: loopback, the client waking and reading).\n"
+    "error = (client first token − client start `tCallNs`) − (server first-token send − server receipt, its first sight of the request); per_request also subtracts the recorded connect time (`tConnNs − tCallNs`); http_client is `target.http_client` (node_http: node:http's client; socket: the collector's bare-socket client). The whole collector runs: request builder, pool, telemetry monitors, writer. The error is the sum of three parts, each on the shared clock: setup (tDispNs − tCallNs: request creation, the connect in per_request, the write), request path (server receipt − tDispNs: loopback, the server waking and reading the head) and response path (client first-token time − server first-token send: loopback, the client waking and reading).\n"
   );
   say(
     table(
       [
         "connections",
+        "http_client",
         "streams",
         "requests × runs",
         "error p50",

@@ -80,13 +80,19 @@ export const leanHttpCandidate: Candidate = {
           agent,
           headers: {...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body)}
         });
-        req.on("socket", (s) => s.prependListener("data", onSock));
+        // the socket itself, not res.socket: node detaches res.socket before 'end' on a kept-alive
+        // socket, and a listener left behind accumulates over reuses (MaxListenersExceededWarning)
+        let sock: Socket | null = null;
+        req.on("socket", (s) => {
+          sock = s;
+          s.prependListener("data", onSock);
+        });
         req.on("error", (e) => resolve(c.end(e.message)));
         req.on("response", (res) => {
           c.head(res.statusCode ?? 0, tSock ?? nowNs(), req.reusedSocket);
           res.on("data", (b: Buffer) => c.data(b, tSock ?? nowNs()));
           res.on("end", () => {
-            res.socket?.off("data", onSock);
+            sock?.off("data", onSock);
             resolve(c.end());
           });
         });
