@@ -2,7 +2,8 @@ import {resolve} from "node:path";
 
 import type {Command} from "commander";
 
-import {adviceFor, analyzeBundle} from "../../src/analysis/index.ts";
+import {analyzeBundle} from "../../src/analysis/analyze.ts";
+import {adviceFor} from "../../src/analysis/gates/advice.ts";
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import {judgeRecords, type PointSummary} from "../../src/analysis/search/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";

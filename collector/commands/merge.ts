@@ -2,7 +2,7 @@ import {resolve} from "node:path";
 
 import type {Command} from "commander";
 
-import {analyzeBundle} from "../../src/analysis/index.ts";
+import {analyzeBundle} from "../../src/analysis/analyze.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
