@@ -78,10 +78,10 @@ export const TargetSpec = z
         "idle keep-alive sockets are closed after this long (and 1 s before a shorter Keep-Alive timeout the server announces), so the client never sends on a socket the server is closing"
       ),
     http_client: z
-      .enum(["node_http", "socket"])
-      .default("node_http")
+      .enum(["socket", "node_http"])
+      .default("socket")
       .describe(
-        "node_http = node:http's client; socket = the collector's own client on a bare socket (one write per request, the response parsed by http-parser-js; fewer CPU-seconds per event, see docs/client-benchmark.md). Both record the same time points"
+        "socket = the collector's own HTTP/1.1 client on a bare socket (one write per request, the response parsed by http-parser-js; the smaller timing error and CPU cost, docs/client-benchmark.md (a2), (i)); node_http = node:http's client (what every bundle without capture.httpClient used). Both record the same time points"
       ),
     tls: z
       .strictObject({

@@ -1,10 +1,13 @@
+import {readFileSync} from "node:fs";
 import {createConnection as netConnect, type NetConnectOpts} from "node:net";
+import {join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
 import type {CreateConnection} from "../../../collector/http/agent.ts";
 import {isSummary, type MetricValue} from "../../../src/analysis/index.ts";
+import type {Manifest} from "../../../src/analysis/schema/index.ts";
 import {collectAndAnalyze, gate, tempDir, testConfig} from "../helpers.ts";
 
 /**
@@ -40,7 +43,10 @@ describe("connection setup is recorded apart from the client's lateness", () => 
       load: {mode: "concurrency", values: [1], requests: 8, warmup: 0},
       gates: {min_samples: 5, max_loop_delay_p99_ms: 1000, max_dispatch_lag_p99_ms: 5, min_achieved_load: 0.6}
     });
-    const {report} = await collectAndAnalyze(config, t.dir, undefined, {createConnection: slowNetwork});
+    const {outcome, report} = await collectAndAnalyze(config, t.dir, undefined, {createConnection: slowNetwork});
+    // no http_client in the config: the default client is the bare-socket one, and the manifest says so
+    const manifest = JSON.parse(readFileSync(join(outcome.dir, "manifest.json"), "utf8")) as Manifest;
+    expect(manifest.capture?.httpClient).toBe("socket");
     const m = report.load_points[0]!.metrics;
     expect(p50(m.connect_ms)).toBeGreaterThanOrEqual(CONNECT_MS - 1);
     expect(p50(m.connection_setup_ms)).toBeGreaterThanOrEqual(CONNECT_MS - 1);
