@@ -5,10 +5,10 @@ import type {SseEvent, TransportError, Usage, UsageSource} from "../../src/analy
 import type {ServerTimingsValue, StreamedToolCall} from "./events.ts";
 import type {SocketPool} from "./socketPool.ts";
 
-/** What one streamed request is given and what it gives back (collector/http/stream.ts sends it). */
-
 /** A run's connections: node:http's agent or the socket transport's pool; the pool picks the transport. */
 export type Connections = Agent | SocketPool;
+
+/** What one streamed request is given and what it gives back (collector/http/stream.ts sends it). */
 
 export interface StreamTimeouts {
   /** Until the TCP connection is established (skipped for a reused keep-alive socket). */

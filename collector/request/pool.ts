@@ -1,6 +1,6 @@
 import type {Agent} from "node:http";
 
-import type {RunConfig} from "../../src/analysis/schema/config.ts";
+import type {HttpClient, RunConfig} from "../../src/analysis/schema/config.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import type {Files} from "../effects.ts";
 import {createAgent, type CreateConnection} from "../http/agent.ts";
@@ -18,7 +18,7 @@ export interface Pool {
   /** How connections are used now, and why it differs from the config (null when it does not). */
   readonly connection: "reuse" | "per_request";
   /** The transport the connections use (read from the pool itself, so the manifest states what ran). */
-  readonly httpClient: "node_http" | "socket";
+  readonly httpClient: HttpClient;
   readonly note: string | null;
   /** Switches to one connection per request for the rest of the run (the server does not keep connections). */
   perRequest(reason: string): void;

@@ -17,6 +17,7 @@ import {Writable} from "node:stream";
 import {defaultCollectDeps} from "../../collector/commands/collect.ts";
 import {defaultEffects} from "../../collector/effects.ts";
 import {collect} from "../../collector/run/collect.ts";
+import type {HttpClient} from "../../src/analysis/schema/config.ts";
 import {RunConfigSpec, type RequestRecord} from "../../src/analysis/schema/index.ts";
 
 export interface ServerTimes {
@@ -48,7 +49,7 @@ export async function collectTiming(o: {
   url: string;
   mode: "reuse" | "per_request";
   /** target.http_client; default node_http. */
-  httpClient?: "node_http" | "socket";
+  httpClient?: HttpClient;
   concurrency: number;
   requests: number;
   fakeOptions: Record<string, unknown>;

@@ -16,6 +16,8 @@ import {join} from "node:path";
 
 import {stringify} from "yaml";
 
+import type {HttpClient} from "../../../src/analysis/schema/config.ts";
+
 import type {Bench} from "./bench.ts";
 import {f, median, QUICK, table, type Row} from "./common.ts";
 import {startServer, type ServerChild} from "./serverChild.ts";
@@ -166,7 +168,7 @@ function report(bench: Pick<Bench, "say" | "reps">, rows: Row[], clients: Client
     )
   );
   bench.say(
-    `\nInferScope collect runs with \`target.http_client: node_http\` (the default) and \`socket\` (the bare-socket client); "InferScope ÷ this" is the node_http run's rate over the row's.`
+    `\nInferScope collect runs with \`target.http_client: node_http\` (node:http's client) and \`socket\` (the bare-socket client, the default); "InferScope ÷ this" is the node_http run's rate over the row's.`
   );
   for (const c of clients.slice(HTTP_CLIENTS.length)) bench.say(`\n${c.name}: \`${c.command}\``);
   if (clients.length === HTTP_CLIENTS.length)
@@ -175,10 +177,9 @@ function report(bench: Pick<Bench, "say" | "reps">, rows: Row[], clients: Client
     );
 }
 
-type HttpClient = "node_http" | "socket";
-const HTTP_CLIENTS: readonly HttpClient[] = ["node_http", "socket"];
-const inferscopeName = (h: HttpClient): string =>
-  h === "node_http" ? "InferScope collect" : `InferScope collect (${h})`;
+/** Both of the collector's clients; node_http first, the reference of the "InferScope ÷ this" column. */
+export const HTTP_CLIENTS: readonly HttpClient[] = ["node_http", "socket"];
+const inferscopeName = (h: HttpClient): string => `InferScope collect (${h})`;
 
 /** `inferscope collect` through its launcher (as `npx inferscope` runs it, less npm's own start-up). */
 function inferscopeCommand(dir: string, h: HttpClient): string {

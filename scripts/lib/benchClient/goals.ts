@@ -2,7 +2,7 @@ import {greatest} from "d3-array";
 
 import type {Bench} from "./bench.ts";
 import {f, table, yes, type Row} from "./common.ts";
-import type {SideRatio} from "./external.ts";
+import {HTTP_CLIENTS, type SideRatio} from "./external.ts";
 import type {HealthResult} from "./health.ts";
 import {pipelineCost} from "./pipelineCost.ts";
 import type {Accuracy} from "./timing.ts";
@@ -121,9 +121,7 @@ function sideGoal(side: readonly SideRatio[]): Row {
       "≥ 2×",
       side.length === 0 ? "no external client in this run" : text,
       // met when one InferScope client reaches 2× at every concurrency
-      side.length === 0
-        ? "—"
-        : yes(["node_http", "socket"].some((h) => side.every((r) => r.ours !== h || r.ratio >= 2)))
+      side.length === 0 ? "—" : yes(HTTP_CLIENTS.some((h) => side.every((r) => r.ours !== h || r.ratio >= 2)))
     ]
   };
 }

@@ -12,6 +12,10 @@ export {MAX_TOKENS, WorkloadSpec};
  * Secrets never appear here: only the *name* of the environment variable that holds the API key.
  */
 
+/** The collector's HTTP clients (target.http_client, manifest capture.httpClient). */
+export const HttpClient = z.enum(["socket", "node_http"]);
+export type HttpClient = z.infer<typeof HttpClient>;
+
 export const LoadMode = z
   .enum(["concurrency", "rate", "poisson", "gamma", "trace"])
   .describe(
@@ -77,12 +81,9 @@ export const TargetSpec = z
       .describe(
         "idle keep-alive sockets are closed after this long (and 1 s before a shorter Keep-Alive timeout the server announces), so the client never sends on a socket the server is closing"
       ),
-    http_client: z
-      .enum(["socket", "node_http"])
-      .default("socket")
-      .describe(
-        "socket = the collector's own HTTP/1.1 client on a bare socket (one write per request, the response parsed by http-parser-js; the smaller timing error and CPU cost, docs/client-benchmark.md (a2), (i)); node_http = node:http's client (what every bundle without capture.httpClient used). Both record the same time points"
-      ),
+    http_client: HttpClient.default("socket").describe(
+      "socket = the collector's own HTTP/1.1 client on a bare socket (one write per request, the response parsed by http-parser-js; the smaller timing error and CPU cost, docs/client-benchmark.md (a2), (i)); node_http = node:http's client (what every bundle without capture.httpClient used). Both record the same time points"
+    ),
     tls: z
       .strictObject({
         ca_file: z.string().optional().describe("PEM file of extra trusted certificates (a private CA)"),

@@ -1,6 +1,6 @@
 import {z} from "zod";
 
-import {LoadMode} from "./config.ts";
+import {HttpClient, LoadMode} from "./config.ts";
 import {BundlePath, DecimalNs, IsoTime, NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
 import {MergeFacts, ShardIdentity} from "./shard.ts";
 import {WorkloadFacts} from "./workload.ts";
@@ -214,10 +214,9 @@ export const Capture = z
       .string()
       .optional()
       .describe("why the connections differ from the config's (e.g. the server closes each connection)"),
-    httpClient: z
-      .enum(["node_http", "socket"])
-      .optional()
-      .describe("the collector's HTTP client (absent: node_http, the only one before it was recorded)"),
+    httpClient: HttpClient.optional().describe(
+      "the collector's HTTP client (absent: node_http, the only one before it was recorded)"
+    ),
     keepAliveIdleMs: z
       .number()
       .int()
