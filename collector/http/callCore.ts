@@ -210,10 +210,13 @@ export abstract class CallCore implements SseSink {
     this.fail("event_too_large", what);
   }
 
-  /** The body ended as its framing says (`clean`: the connection may serve another request). */
-  protected bodyEnd(clean: boolean): void {
+  /**
+   * The body ended as its framing says (`clean`: the connection may serve another request); `t`: when the
+   * bytes that ended it arrived, if the transport parses them later than that.
+   */
+  protected bodyEnd(clean: boolean, t: number = this.now()): void {
     if (this.phase === "done") return;
-    this.tEnd = this.now();
+    this.tEnd = t;
     // An event without its terminating blank line is discarded (SSE spec).
     this.reader?.end();
     if ((this.phase as Phase) !== "done") this.finish(null, null, clean);

@@ -16,6 +16,23 @@ function hangUp(): Error {
 }
 
 /**
+ * Calls holding chunks that were read and stamped but not parsed yet. A read only takes the clock reading and
+ * queues the chunk; the queues are parsed together once the event loop's poll phase has handed over every
+ * socket that was ready (setImmediate runs right after it, before any timer). When a hundred streams get
+ * their chunk in the same millisecond, the k-th chunk's reading then waits for k − 1 reads, not for k − 1
+ * parses, classifications and records (issue 10 item 5: the timing error at 100 streams was that queue).
+ */
+const backlog: SocketCall[] = [];
+let drainScheduled = false;
+
+function drainBacklog(): void {
+  drainScheduled = false;
+  // reads happen in the poll phase, not here; a call queued meanwhile all the same is drained by this loop
+  for (let i = 0; i < backlog.length; i++) backlog[i]!.drain();
+  backlog.length = 0;
+}
+
+/**
  * One request over a bare socket from a SocketPool: head and body in one write, the response read by
  * http-parser-js (a maintained pure-JavaScript HTTP/1.1 parser) straight off the socket's 'data', where the
  * chunk's clock reading is taken. The recording is CallCore's, exactly as over node:http (call.ts).
@@ -31,6 +48,10 @@ export class SocketCall extends CallCore {
   private keepAliveHeader: string | undefined = undefined;
   /** A 1xx interim response is being read: its end is not the response's. */
   private interim = false;
+  /** Chunks read and stamped, not parsed yet (see `backlog`), with their clock readings. */
+  private readonly queued: Buffer[] = [];
+  private readonly stamps: number[] = [];
+  private inBacklog = false;
 
   private readonly onLeaseBound = (err: Error | null, s: Socket | null, reused: boolean): void =>
     this.onLease(err, s, reused);
@@ -40,7 +61,10 @@ export class SocketCall extends CallCore {
     if (err === undefined || err === null) this.written = true;
   };
   private readonly onDataBound = (b: Buffer): void => this.onData(b);
-  private readonly onErrorBound = (e: Error): void => this.transportError(e);
+  private readonly onErrorBound = (e: Error): void => {
+    this.drain(); // what arrived before the error is handled first
+    this.transportError(e);
+  };
   private readonly onEndBound = (): void => this.onEnd();
   private readonly onCloseBound = (): void => this.onClose();
 
@@ -133,11 +157,41 @@ export class SocketCall extends CallCore {
     this.dispatched();
   }
 
+  /** The clock reading, then the chunk waits for the drain (see `backlog`). */
   private onData(b: Buffer): void {
-    this.tSock = this.now();
+    const t = this.now();
     if (this.done || this.parser === null) return;
-    const r = this.parser.execute(b);
-    if (r instanceof Error) this.fail("other", `malformed HTTP response: ${r.message}`);
+    this.queued.push(b);
+    this.stamps.push(t);
+    if (this.inBacklog) return;
+    this.inBacklog = true;
+    backlog.push(this);
+    if (!drainScheduled) {
+      drainScheduled = true;
+      setImmediate(drainBacklog);
+    }
+  }
+
+  /**
+   * Parses the queued chunks in order, each under its own clock reading. Bytes after the end of the response
+   * go to whoever listens on the socket now (the pool destroys an idle socket that receives any), as they
+   * would have without the queue.
+   */
+  drain(): void {
+    this.inBacklog = false;
+    const n = this.queued.length;
+    if (n === 0) return;
+    const s = this.socket;
+    let i = 0;
+    for (; i < n && !this.done && this.parser !== null; i++) {
+      this.tSock = this.stamps[i]!;
+      const r = this.parser.execute(this.queued[i]!);
+      if (r instanceof Error) this.fail("other", `malformed HTTP response: ${r.message}`);
+    }
+    const rest = i < n ? this.queued.slice(i) : null;
+    this.queued.length = 0;
+    this.stamps.length = 0;
+    if (rest !== null && s !== null && !s.destroyed) for (const b of rest) s.emit("data", b);
   }
 
   /** The response head (http-parser-js passes one object, or its fields one by one in its older calling mode). */
@@ -172,7 +226,8 @@ export class SocketCall extends CallCore {
       this.interim = false;
       return;
     }
-    this.bodyEnd(this.keepAlive);
+    // the end is when the bytes that completed the response arrived (parsing may come later: see `backlog`)
+    this.bodyEnd(this.keepAlive, this.tSock ?? undefined);
   }
 
   /**
@@ -181,8 +236,10 @@ export class SocketCall extends CallCore {
    * transport error: the analyzer sees no terminal marker).
    */
   private onEnd(): void {
+    this.drain();
     if (this.done) return;
     if (this.phase !== "body" || this.parser === null) return this.transportError(hangUp());
+    this.tSock = this.now(); // a body read to the close ends with the FIN
     const r = this.parser.finish();
     if (this.done) return; // finish() completed a body read to the close
     if (r instanceof Error || !this.done) this.bodyCut();
@@ -193,6 +250,7 @@ export class SocketCall extends CallCore {
    * or lost. Never a success, and not a truncation the server chose.
    */
   private onClose(): void {
+    this.drain();
     if (this.done) return;
     this.transportError(Object.assign(new Error("connection closed before the response ended"), {code: "ECONNRESET"}));
   }

@@ -242,6 +242,55 @@ describe("SocketPool", () => {
     expect(later.tDispNs).toBeNull();
   });
 
+  it("chunks that arrive together are all stamped before any is parsed, and a response ends when its bytes arrived", async () => {
+    // Two connections; the server answers both in one synchronous step once both requests are in, each
+    // response complete in one write, so the next poll hands the client both chunks. The clock is a pure
+    // counter (1 µs per reading): the two arrival readings must be adjacent (no parse, classification or
+    // record in between), and each response's end is its chunk's reading, not a later one.
+    const waiting: Socket[] = [];
+    const reply = `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(SSE_OK)}\r\n\r\n${SSE_OK}`;
+    const srv = createNetServer((s) => {
+      s.on("error", () => {});
+      let seen = "";
+      s.on("data", (b: Buffer) => {
+        seen += b.toString("latin1");
+        if (!seen.includes("\r\n\r\n")) return;
+        seen = "";
+        waiting.push(s);
+        if (waiting.length === 2) for (const w of waiting) w.write(reply);
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(srv.address() as {port: number}).port}`;
+    const pool = new SocketPool(url);
+    let ticks = 0n;
+    const clock = (): bigint => (ticks += 1000n);
+    try {
+      const go = () =>
+        streamRequest({
+          url: `${url}/v1/chat/completions`,
+          headers: {},
+          body,
+          timeouts: TIMEOUTS,
+          origin: 0n,
+          clock,
+          agent: pool
+        });
+      const [a, b] = await Promise.all([go(), go()]);
+      for (const r of [a, b]) {
+        expect(r.transportError).toBeNull();
+        expect(r.events.map((e) => e[2])).toEqual(["content", "content", "done"]);
+        expect(r.events.every((e) => e[0] === r.tHdrNs)).toBe(true); // one chunk, one reading
+        expect(r.tEndNs).toBe(r.tHdrNs);
+      }
+      expect(Math.abs(a.tHdrNs! - b.tHdrNs!)).toBe(1000);
+    } finally {
+      pool.destroy();
+      for (const w of waiting) w.destroy();
+      await new Promise((r) => srv.close(r));
+    }
+  });
+
   it("refuses options that cannot work", () => {
     expect(() => new SocketPool(server.url, {maxSockets: 0})).toThrow(/maxSockets/);
     expect(() => new SocketPool(server.url, {idleMs: 0})).toThrow(/idleMs/);
