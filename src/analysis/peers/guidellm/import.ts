@@ -258,7 +258,7 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
     "GuideLLM times are wall-clock epoch seconds (time.time()): durations can absorb clock steps",
     "records hold the first and last token iterations only (intermediate chunk times are not in the file)"
   ];
-  report.benchmarks.forEach((b, bi) => appendAll(notes, sampleNotes(bi, samples[bi]!, windows[bi]!)));
+  for (let bi = 0; bi < report.benchmarks.length; bi++) appendAll(notes, sampleNotes(bi, samples[bi]!, windows[bi]!));
   // report v2 keeps the run's settings under config.spec (backend: target, model) instead of args
   const spec = isObject(report.config) && isObject(report.config.spec) ? report.config.spec : {};
   const backend = isObject(spec.backend) ? spec.backend : {};
