@@ -16,7 +16,7 @@ import {defaultEffects, type Effects} from "../effects.ts";
 import {createPacer} from "../load/pacer.ts";
 import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
-import type {ShardRun} from "../run/context.ts";
+import type {BarrierOptions, ShardRun} from "../run/context.ts";
 import {shardProblem} from "../run/shard.ts";
 import {workersCommand} from "./workers.ts";
 import {parseSlice, START_AT_WINDOW_MS} from "../../src/analysis/schema/shard.ts";
@@ -46,7 +46,14 @@ export interface CollectCliOptions {
   startAt?: string;
   /** Issue 17: run N shards as child processes on this host and merge them. */
   workers?: string;
+  /** Issue 17: the folder every shard can read, where they meet before each measured phase after the first. */
+  barrierDir?: string;
+  /** Issue 17: how long a shard waits at the barrier for the others (seconds). */
+  barrierTimeoutS?: string;
 }
+
+/** How long a shard waits at the phase barrier by default before it starts without the missing ones. */
+export const BARRIER_TIMEOUT_S = 600;
 
 export interface CollectDeps {
   stream: StreamFn;
@@ -183,13 +190,16 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
   const problem = shardProblem(config, n);
   if (problem !== null) throw new CliError(`--workers: ${problem}`, {exitCode: EXIT.usage});
   if (o.startAt !== undefined) parseStartAt(o.startAt, fx.clock.wallMs());
+  barrierOption({...o, barrierDir: o.barrierDir ?? "checked"}); // the timeout's checks, before any child starts
   await workersCommand(
     {
       config: o.config!,
       workers: n,
       ...(o.out === undefined ? {} : {out: o.out}),
       ...(o.startAt === undefined ? {} : {startAt: o.startAt}),
-      ...(o.hostLabel === undefined ? {} : {hostLabel: o.hostLabel})
+      ...(o.hostLabel === undefined ? {} : {hostLabel: o.hostLabel}),
+      ...(o.barrierDir === undefined ? {} : {barrierDir: o.barrierDir}),
+      ...(o.barrierTimeoutS === undefined ? {} : {barrierTimeoutS: o.barrierTimeoutS})
     },
     io,
     fx
@@ -237,6 +247,8 @@ export function shardOption(
         : `${env.JOB_COMPLETION_INDEX}/${o.shards}`);
   if (text === null) {
     if (o.startAt !== undefined) throw new CliError("--start-at needs --shard or --shards", {exitCode: EXIT.usage});
+    if (o.barrierDir !== undefined || o.barrierTimeoutS !== undefined)
+      throw new CliError("--barrier-dir and --barrier-timeout-s need --shard or --shards", {exitCode: EXIT.usage});
     return null;
   }
   const slice = parseSlice(text);
@@ -246,7 +258,29 @@ export function shardOption(
       "a sharded run needs --start-at TIME: every shard starts its load then, and it names the experiment",
       {exitCode: EXIT.usage}
     );
-  return {slice, startAtMs: o.startAt === undefined ? null : parseStartAt(o.startAt, nowMs)};
+  return {
+    slice,
+    startAtMs: o.startAt === undefined ? null : parseStartAt(o.startAt, nowMs),
+    barrier: barrierOption(o)
+  };
+}
+
+/** --barrier-dir / --barrier-timeout-s → the barrier, or null (none given). */
+function barrierOption(o: CollectCliOptions): BarrierOptions | null {
+  if (o.barrierDir === undefined) {
+    if (o.barrierTimeoutS !== undefined)
+      throw new CliError("--barrier-timeout-s needs --barrier-dir", {exitCode: EXIT.usage});
+    return null;
+  }
+  if (o.barrierDir.trim() === "")
+    throw new CliError("--barrier-dir: expected a folder, got an empty string", {exitCode: EXIT.usage});
+  const text = o.barrierTimeoutS ?? String(BARRIER_TIMEOUT_S);
+  const s = Number(text);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(text) || !(s > 0) || s > 86_400)
+    throw new CliError(`--barrier-timeout-s: expected seconds, more than 0 and at most 86400, got "${text}"`, {
+      exitCode: EXIT.usage
+    });
+  return {dir: o.barrierDir, timeoutMs: s * 1000};
 }
 
 export function register(program: Command): void {
@@ -271,6 +305,14 @@ export function register(program: Command): void {
     .option(
       "--start-at <time>",
       "sharded runs: every shard warms up, then starts its measured load at this time (ISO 8601 or Unix ms)"
+    )
+    .option(
+      "--barrier-dir <dir>",
+      "sharded runs: a folder every shard can read; the shards meet there before each later measured phase and start it together"
+    )
+    .option(
+      "--barrier-timeout-s <s>",
+      `how long a shard waits at the barrier for the others before it starts without them (default ${BARRIER_TIMEOUT_S})`
     )
     .action(async (o: CollectCliOptions) => collectCommand(o, defaultIo()));
   program

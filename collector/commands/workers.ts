@@ -27,6 +27,8 @@ export function shardArgs(o: {
   n: number;
   startAt: string;
   hostLabel?: string | undefined;
+  barrierDir?: string | undefined;
+  barrierTimeoutS?: string | undefined;
 }): string[] {
   return [
     "collect",
@@ -39,6 +41,8 @@ export function shardArgs(o: {
     `${o.k}/${o.n}`,
     "--start-at",
     o.startAt,
+    ...(o.barrierDir === undefined ? [] : ["--barrier-dir", o.barrierDir]),
+    ...(o.barrierTimeoutS === undefined ? [] : ["--barrier-timeout-s", o.barrierTimeoutS]),
     ...(o.hostLabel === undefined ? [] : ["--host-label", o.hostLabel])
   ];
 }
@@ -72,7 +76,16 @@ function runShard(args: readonly string[], k: number, io: Io) {
  * with 4 for a merged run that is not VALID). A shard that fails to collect stops the merge (its code).
  */
 export async function workersCommand(
-  o: {config: string; out?: string; workers: number; startAt?: string; hostLabel?: string},
+  o: {
+    config: string;
+    out?: string;
+    workers: number;
+    startAt?: string;
+    hostLabel?: string;
+    /** The shards' phase barrier; default: a folder of this run's own under the shards' folder, removed after. */
+    barrierDir?: string;
+    barrierTimeoutS?: string;
+  },
   io: Io,
   fx: Effects
 ): Promise<string> {
@@ -83,8 +96,12 @@ export async function workersCommand(
   io.err.info(
     `${n} workers: shards in ${shardsDir}, measured load from ${new Date(Number(startAt) || Date.parse(startAt)).toISOString()}`
   );
+  // every later measured phase starts together on all shards (collector/run/barrier.ts)
+  const ownBarrier = o.barrierDir === undefined ? join(shardsDir, `.barrier-${fx.pid}-${startAt}`) : null;
+  const barrierDir = o.barrierDir ?? ownBarrier!;
+  const args = {config: o.config, out: shardsDir, n, startAt, hostLabel: o.hostLabel, barrierDir};
   const runs = Array.from({length: n}, (_, k) =>
-    runShard(shardArgs({config: o.config, out: shardsDir, k, n, startAt, hostLabel: o.hostLabel}), k, io)
+    runShard(shardArgs({...args, k, barrierTimeoutS: o.barrierTimeoutS}), k, io)
   );
   // a stop reaches every shard, which seals what it captured as interrupted
   const offSignals = fx.signals.on((sig) => {
@@ -95,6 +112,7 @@ export async function workersCommand(
     codes = await Promise.all(runs.map((r) => r.exit));
   } finally {
     offSignals();
+    if (ownBarrier !== null) await fx.files.removeTree(ownBarrier).catch(() => undefined);
   }
   const failed = codes.findIndex((c) => c !== EXIT.ok && c !== EXIT.notValid && c !== EXIT.interrupted);
   if (failed >= 0)

@@ -23,8 +23,12 @@ export interface RenderInput {
   startAt: string;
 }
 
-/** The container's command line: exactly what every pod runs. */
-export function shardCommand(shards: number, startAt: string): string[] {
+/**
+ * The container's command line: exactly what every pod runs. On a shared (ReadWriteMany) volume the pods
+ * also meet before each later measured phase (`--barrier-dir`); a pod-local emptyDir has no folder they all
+ * see, so there the later phases start when each pod's previous one ends (G32 judges the spread).
+ */
+export function shardCommand(shards: number, startAt: string, sharedVolume: boolean): string[] {
   return [
     "collect",
     "--config",
@@ -35,6 +39,7 @@ export function shardCommand(shards: number, startAt: string): string[] {
     startAt,
     "--out",
     EVIDENCE_MOUNT,
+    ...(sharedVolume ? ["--barrier-dir", `${EVIDENCE_MOUNT}/.barrier`] : []),
     "--no-progress"
   ];
 }
@@ -98,7 +103,7 @@ export function renderK8s(o: RenderInput): Record<string, unknown>[] {
             {
               name: "collector",
               image: plan.image,
-              args: shardCommand(plan.shards, o.startAt),
+              args: shardCommand(plan.shards, o.startAt, "claim" in plan.evidence),
               env,
               resources: {requests: resources, limits: resources},
               securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: false},

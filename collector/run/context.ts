@@ -63,10 +63,20 @@ export interface CollectOptions {
   shard?: ShardRun | null;
 }
 
+/** The shards' phase barrier (collector/run/barrier.ts). */
+export interface BarrierOptions {
+  /** The folder shared by every shard; each experiment (plan digest) and phase gets its own subfolder. */
+  dir: string;
+  /** How long a shard waits for the others before it starts alone (noted; G32 then judges the spread). */
+  timeoutMs: number;
+}
+
 /** Which shard of an experiment a run is, and the absolute time all shards start their load at. */
 export interface ShardRun {
   slice: Slice;
   startAtMs: number | null;
+  /** Where the shards meet before each measured phase after the first (`--barrier-dir`), or null: no barrier. */
+  barrier?: BarrierOptions | null;
 }
 
 export interface CollectOutcome {

@@ -21,7 +21,8 @@ import {buildWorkload, type Workload} from "../workload/build.ts";
 import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
-import {runPoints} from "./points.ts";
+import {phaseBarrier} from "./barrier.ts";
+import {runPoints, type BeforePhase} from "./points.ts";
 import type {PlannedPoint} from "../load/plan.ts";
 import {startTelemetry} from "./telemetry.ts";
 import {shardIdentity, waitForStart} from "./shard.ts";
@@ -59,13 +60,26 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const samplers = startTelemetry(c, writer, probe, anchors);
   try {
     // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
-    // a shard warms up, then waits for the experiment's start time: the measured phases start together
-    const beforeMeasure = shard === null ? null : () => waitForStart(c, writer, shard);
+    // a shard warms up, then waits for the experiment's start time: the measured phases start together;
+    // every phase after that starts together again at the shards' barrier, where one is given
+    let started = false;
+    const beforePhase: BeforePhase | null =
+      shard === null
+        ? null
+        : async (point, repeat, phase) => {
+            if (!started) {
+              if (phase !== "measure") return;
+              started = true;
+              return waitForStart(c, writer, shard);
+            }
+            const barrier = c.shard?.barrier ?? null;
+            if (barrier !== null) await phaseBarrier(c, writer, shard, barrier, {point, repeat, phase});
+          };
     const onPointAdded = async (p: PlannedPoint) => {
       draft.loadPoints.push(p.point);
       await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
     };
-    await runPoints(c, writer, workload, probe, id.bundleId, id.runId, onPointAdded, beforeMeasure);
+    await runPoints(c, writer, workload, probe, id.bundleId, id.runId, onPointAdded, beforePhase);
     if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, id), built);
     await samplers.lastScrape();
   } catch (e) {

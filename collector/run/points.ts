@@ -40,9 +40,15 @@ interface PointsRun {
   recording: Set<Promise<void>>;
   /** A search probe's measured records, kept while it runs (bounded by the probe's request count). */
   capture: {point: string; records: Omit<RequestRecord, "seq">[]} | null;
-  /** Awaited once, before the first measured phase (a shard waits there for the experiment's start time). */
-  beforeMeasure: (() => Promise<void>) | null;
+  /**
+   * Awaited before each phase (a shard waits before its first measured phase for the experiment's start
+   * time, and before every phase after it at the shards' barrier).
+   */
+  beforePhase: BeforePhase | null;
 }
+
+/** Called with the load point, repeat and phase that is about to start. */
+export type BeforePhase = (point: string, repeat: number, phase: LoadPhase) => Promise<void>;
 
 /**
  * Runs every load point and repeat: warmup (drained), measured requests, cooldown between repeats; then each
@@ -57,7 +63,7 @@ export async function runPoints(
   bundleId: string,
   runId: string,
   onPointAdded: (p: PlannedPoint) => Promise<void> = async () => undefined,
-  beforeMeasure: (() => Promise<void>) | null = null
+  beforePhase: BeforePhase | null = null
 ): Promise<void> {
   const pacer = c.pacer(() => c.fx.clock.nowNs());
   const progress = c.progress ?? silentProgress;
@@ -72,7 +78,7 @@ export async function runPoints(
     pacer,
     recording: new Set(),
     capture: null,
-    beforeMeasure
+    beforePhase
   };
   const fixed = [...c.points];
   const searches = planSearches(c.config);
@@ -107,10 +113,8 @@ async function runPoint(run: PointsRun, planned: PlannedPoint, cooldownAfter: bo
     for (const phase of ["warmup", "measure"] as const) {
       if (control.stopped) break;
       if (phase === "warmup" && point.warmup === 0) continue;
-      if (phase === "measure" && run.beforeMeasure !== null) {
-        const wait = run.beforeMeasure;
-        run.beforeMeasure = null;
-        await wait();
+      if (run.beforePhase !== null) {
+        await run.beforePhase(point.id, repeat, phase);
         if (control.stopped) break;
       }
       await runPhase(run, planned, repeat, phase);

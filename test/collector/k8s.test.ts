@@ -90,6 +90,13 @@ describe("inferscope k8s (issue 17)", () => {
       pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey
     ).toBe("kubernetes.io/hostname");
     expect(pod.volumes).toContainEqual({name: "evidence", persistentVolumeClaim: {claimName: "inferscope-evidence"}});
+    // on the shared volume the pods meet before each later measured phase
+    expect(c.args[c.args.indexOf("--barrier-dir") + 1]).toBe("/evidence/.barrier");
+    // pod-local evidence: no folder the pods all see, so no barrier
+    const local = await run(["k8s", "--plan", plan("local", {evidence: {empty_dir: true}})]);
+    expect(local.code, local.stderr).toBe(0);
+    const localJob = parseAllDocuments(local.stdout).map((d) => d.toJS() as Obj)[1]!;
+    expect(localJob.spec.template.spec.containers[0].args).not.toContain("--barrier-dir");
     // a schema check that can fail: a Job whose completions is not a number is rejected
     expect(() => new Job({...job, spec: {...spec, completions: "two"}} as never).validate()).toThrow(/completions/);
   });

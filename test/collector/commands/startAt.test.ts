@@ -4,7 +4,7 @@ import {join} from "node:path";
 import {afterAll, describe, expect, it} from "vitest";
 
 import {CliError} from "../../../collector/cliError.ts";
-import {parseStartAt} from "../../../collector/commands/collect.ts";
+import {BARRIER_TIMEOUT_S, parseStartAt, shardOption} from "../../../collector/commands/collect.ts";
 import {runCli, tempDir, writeConfig} from "../helpers.ts";
 
 const NOW = Date.parse("2026-12-03T12:00:00Z");
@@ -40,6 +40,41 @@ describe("--start-at (issue 17)", () => {
   it("refuses what is not a time, including Unix ms no date can hold", () => {
     for (const text of ["yesterday", "99999999999999999999", "2026-13-45T00:00:00Z", "1733200000"])
       expect(refusal(text).message, text).toMatch(/^--start-at: expected an ISO 8601 time .* got "/);
+  });
+});
+
+describe("--barrier-dir / --barrier-timeout-s (issue 17)", () => {
+  const base = {shard: "1/2", startAt: String(NOW + 10_000)};
+  const refused = (o: Record<string, string>): string => {
+    try {
+      shardOption(o, {}, NOW);
+    } catch (e) {
+      expect(e).toBeInstanceOf(CliError);
+      expect((e as CliError).exitCode).toBe(2);
+      return (e as Error).message;
+    }
+    throw new Error(`shardOption accepted ${JSON.stringify(o)}`);
+  };
+
+  it("a shard with a barrier folder waits there up to the timeout (default 600 s); without one, no barrier", () => {
+    expect(shardOption({...base, barrierDir: "/shared/b"}, {}, NOW)!.barrier).toEqual({
+      dir: "/shared/b",
+      timeoutMs: BARRIER_TIMEOUT_S * 1000
+    });
+    expect(BARRIER_TIMEOUT_S).toBe(600);
+    expect(shardOption({...base, barrierDir: "b", barrierTimeoutS: "2.5"}, {}, NOW)!.barrier).toEqual({
+      dir: "b",
+      timeoutMs: 2500
+    });
+    expect(shardOption(base, {}, NOW)!.barrier).toBeNull();
+  });
+
+  it("refuses a barrier without a shard, a timeout without a folder, and timeouts that cannot work", () => {
+    expect(refused({barrierDir: "b"})).toMatch(/need --shard or --shards/);
+    expect(refused({...base, barrierTimeoutS: "5"})).toMatch(/--barrier-timeout-s needs --barrier-dir/);
+    expect(refused({...base, barrierDir: " "})).toMatch(/--barrier-dir: expected a folder/);
+    for (const bad of ["0", "-1", "abc", "1e3", "86401", ""])
+      expect(refused({...base, barrierDir: "b", barrierTimeoutS: bad})).toContain(`got "${bad}"`);
   });
 });
 

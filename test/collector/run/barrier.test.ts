@@ -1,0 +1,161 @@
+import {mkdtempSync, readdirSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+
+import {afterEach, beforeEach, describe, expect, it} from "vitest";
+
+import {defaultEffects} from "../../../collector/effects.ts";
+import {RunControl} from "../../../collector/load/control.ts";
+import {createPacer} from "../../../collector/load/pacer.ts";
+import {BARRIER_MARGIN_MS, barrierFolder, commonStart, phaseBarrier} from "../../../collector/run/barrier.ts";
+import type {RunContext} from "../../../collector/run/context.ts";
+import type {BundleWriter} from "../../../collector/writer/bundleWriter.ts";
+import type {ShardIdentity} from "../../../src/analysis/schema/shard.ts";
+
+/**
+ * The shards' phase barrier (issue 17): every shard in the shared folder, then one common start derived from
+ * the files; a missing shard ends the wait at the timeout, a stop at once.
+ */
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "inferscope-barrier-"));
+});
+afterEach(() => rmSync(dir, {recursive: true, force: true}));
+
+const PLAN = "ab".repeat(32);
+const identity = (index: number, count: number): ShardIdentity => ({
+  index,
+  count,
+  group: 1,
+  planSha256: PLAN,
+  startAt: null,
+  startLateNs: null,
+  timeSync: {source: null, synchronized: null, offsetMs: null, raw: null, reason: "test"}
+});
+
+interface Note {
+  event: string;
+  detail: Record<string, unknown>;
+  point: string | null | undefined;
+  repeat: number | null | undefined;
+  wallMs: number;
+}
+
+/** One shard's side of a run: a real clock and file system, a stop switch, the notes it writes. */
+function shardSide() {
+  const notes: Note[] = [];
+  const warnings: string[] = [];
+  const fx = defaultEffects({log: {info: () => undefined, warn: (m: string) => void warnings.push(m)} as never});
+  const control = new RunControl();
+  const c = {
+    fx,
+    control,
+    pacer: (clock: () => bigint) => createPacer({clock}),
+    rel: () => 0
+  } as unknown as RunContext;
+  const writer = {
+    note: (_t: number, event: string, detail: Record<string, unknown>, point?: string | null, repeat?: number | null) =>
+      void notes.push({event, detail, point, repeat, wallMs: Date.now()})
+  } as unknown as BundleWriter;
+  return {c, writer, notes, warnings, control};
+}
+
+const C4R1 = {point: "c4", repeat: 1, phase: "measure"} as const;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("commonStart", () => {
+  it("is the last ready time plus the margin once every shard is there, else null", () => {
+    expect(commonStart([{shard: 0, readyMs: 1000}], 2)).toBeNull();
+    expect(
+      commonStart(
+        [
+          {shard: 0, readyMs: 1000},
+          {shard: 0, readyMs: 1500}
+        ],
+        2
+      )
+    ).toBeNull(); // shard 1 missing
+    expect(
+      commonStart(
+        [
+          {shard: 1, readyMs: 1500},
+          {shard: 0, readyMs: 1000},
+          {shard: 2, readyMs: 1200}
+        ],
+        3
+      )
+    ).toBe(1500 + BARRIER_MARGIN_MS);
+  });
+
+  it("keeps each experiment and phase apart", () => {
+    expect(barrierFolder("/b", PLAN, {point: "c 4/x", repeat: 1, phase: "measure"})).toBe(
+      `/b/${PLAN.slice(0, 16)}/c%204%2Fx.r1.measure`
+    );
+    const k = {point: "c4", repeat: 0, phase: "measure"} as const;
+    expect(barrierFolder("/b", PLAN, k)).not.toBe(barrierFolder("/b", PLAN, {...k, repeat: 1}));
+    expect(barrierFolder("/b", PLAN, k)).not.toBe(barrierFolder("/b", PLAN, {...k, phase: "warmup"}));
+  });
+});
+
+describe("phaseBarrier", () => {
+  it("a shard that arrives 300 ms after the other: both start at one time, its ready time + the margin", async () => {
+    const a = shardSide();
+    const b = shardSide();
+    const opts = {dir, timeoutMs: 10_000};
+    const first = phaseBarrier(a.c, a.writer, identity(0, 2), opts, C4R1);
+    await sleep(300);
+    const readyB = Date.now();
+    await Promise.all([first, phaseBarrier(b.c, b.writer, identity(1, 2), opts, C4R1)]);
+    const [na, nb] = [a.notes[0]!, b.notes[0]!];
+    expect([na.event, nb.event]).toEqual(["barrier", "barrier"]);
+    expect([na.point, na.repeat, na.detail.phase]).toEqual(["c4", 1, "measure"]);
+    expect([nb.point, nb.repeat, nb.detail.phase]).toEqual(["c4", 1, "measure"]);
+    const start = na.detail.startAtMs as number;
+    expect(nb.detail.startAtMs).toBe(start);
+    // the later shard's ready time decides: it waited the margin, the earlier one 300 ms more
+    expect(start - readyB).toBeGreaterThanOrEqual(BARRIER_MARGIN_MS - 5);
+    expect(start - readyB).toBeLessThanOrEqual(BARRIER_MARGIN_MS + 5);
+    expect(nb.detail.waitedMs).toBe(BARRIER_MARGIN_MS);
+    expect(na.detail.waitedMs as number).toBeGreaterThanOrEqual(300 + BARRIER_MARGIN_MS);
+    // each began its phase at the common start, not when it happened to see the other (a busy machine may
+    // make one late: the note says by how much)
+    for (const n of [na, nb]) {
+      expect(n.wallMs).toBeGreaterThanOrEqual(start);
+      expect(n.wallMs - start).toBeLessThanOrEqual(Math.ceil((n.detail.lateNs as number) / 1e6) + 2);
+    }
+    expect(readdirSync(barrierFolder(dir, PLAN, C4R1)).sort()).toEqual(["0.json", "1.json"]);
+  });
+
+  it("a shard that never comes: the wait ends at the timeout, noted with who was missing", async () => {
+    const a = shardSide();
+    const t0 = Date.now();
+    await phaseBarrier(a.c, a.writer, identity(0, 3), {dir, timeoutMs: 200}, {point: "r2", repeat: 0, phase: "warmup"});
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
+    expect(a.notes.map((n) => n.event)).toEqual(["barrier_timeout"]);
+    expect(a.notes[0]!.detail.missing).toEqual([1, 2]);
+    expect(a.notes[0]!.detail.phase).toBe("warmup");
+    expect(a.warnings.join("\n")).toMatch(/r2 repeat 0 warmup: shard 1, 2 not ready after 0.2 s/);
+  });
+
+  it("a stop while waiting ends the wait at once, with no note", async () => {
+    const a = shardSide();
+    const t0 = Date.now();
+    const waiting = phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 60_000}, C4R1);
+    await sleep(50);
+    a.control.stop("interrupt", "test", 0);
+    await waiting;
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(a.notes).toEqual([]);
+  });
+
+  it("files of another phase or experiment are not counted", async () => {
+    const a = shardSide();
+    const b = shardSide();
+    await Promise.all([
+      phaseBarrier(b.c, b.writer, {...identity(1, 2), planSha256: "cd".repeat(32)}, {dir, timeoutMs: 300}, C4R1),
+      phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 300}, C4R1)
+    ]);
+    expect(a.notes.map((n) => n.event)).toEqual(["barrier_timeout"]);
+    expect(b.notes.map((n) => n.event)).toEqual(["barrier_timeout"]);
+  });
+});
