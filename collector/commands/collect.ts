@@ -46,7 +46,7 @@ export interface CollectCliOptions {
   startAt?: string;
   /** Issue 17: run N shards as child processes on this host and merge them. */
   workers?: string;
-  /** Issue 17: the folder every shard can read, where they meet before each measured phase after the first. */
+  /** Issue 17: the folder every shard can read, where they meet before each phase after the first measured one. */
   barrierDir?: string;
   /** Issue 17: how long a shard waits at the barrier for the others (seconds). */
   barrierTimeoutS?: string;
@@ -190,7 +190,9 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
   const problem = shardProblem(config, n);
   if (problem !== null) throw new CliError(`--workers: ${problem}`, {exitCode: EXIT.usage});
   if (o.startAt !== undefined) parseStartAt(o.startAt, fx.clock.wallMs());
-  barrierOption({...o, barrierDir: o.barrierDir ?? "checked"}); // the timeout's checks, before any child starts
+  // the shards' own checks, before any child starts
+  if (o.barrierDir !== undefined) barrierDir(o.barrierDir);
+  barrierTimeoutMs(o.barrierTimeoutS);
   await workersCommand(
     {
       config: o.config!,
@@ -272,15 +274,24 @@ function barrierOption(o: CollectCliOptions): BarrierOptions | null {
       throw new CliError("--barrier-timeout-s needs --barrier-dir", {exitCode: EXIT.usage});
     return null;
   }
-  if (o.barrierDir.trim() === "")
+  return {dir: barrierDir(o.barrierDir), timeoutMs: barrierTimeoutMs(o.barrierTimeoutS)};
+}
+
+function barrierDir(text: string): string {
+  if (text.trim() === "")
     throw new CliError("--barrier-dir: expected a folder, got an empty string", {exitCode: EXIT.usage});
-  const text = o.barrierTimeoutS ?? String(BARRIER_TIMEOUT_S);
+  return text;
+}
+
+/** --barrier-timeout-s (default BARRIER_TIMEOUT_S) → ms. */
+function barrierTimeoutMs(given: string | undefined): number {
+  const text = given ?? String(BARRIER_TIMEOUT_S);
   const s = Number(text);
   if (!/^\s*\d+(\.\d+)?\s*$/.test(text) || !(s > 0) || s > 86_400)
     throw new CliError(`--barrier-timeout-s: expected seconds, more than 0 and at most 86400, got "${text}"`, {
       exitCode: EXIT.usage
     });
-  return {dir: o.barrierDir, timeoutMs: s * 1000};
+  return s * 1000;
 }
 
 export function register(program: Command): void {
@@ -308,7 +319,7 @@ export function register(program: Command): void {
     )
     .option(
       "--barrier-dir <dir>",
-      "sharded runs: a folder every shard can read; the shards meet there before each later measured phase and start it together"
+      "sharded runs: a folder every shard can read; the shards meet there before each phase after the first measured one and start it together"
     )
     .option(
       "--barrier-timeout-s <s>",

@@ -96,7 +96,7 @@ export async function workersCommand(
   io.err.info(
     `${n} workers: shards in ${shardsDir}, measured load from ${new Date(Number(startAt) || Date.parse(startAt)).toISOString()}`
   );
-  // every later measured phase starts together on all shards (collector/run/barrier.ts)
+  // every phase after the first measured one starts together on all shards (collector/run/barrier.ts)
   const ownBarrier = o.barrierDir === undefined ? join(shardsDir, `.barrier-${fx.pid}-${startAt}`) : null;
   const barrierDir = o.barrierDir ?? ownBarrier!;
   const args = {config: o.config, out: shardsDir, n, startAt, hostLabel: o.hostLabel, barrierDir};

@@ -25,7 +25,7 @@ export interface RenderInput {
 
 /**
  * The container's command line: exactly what every pod runs. On a shared (ReadWriteMany) volume the pods
- * also meet before each later measured phase (`--barrier-dir`); a pod-local emptyDir has no folder they all
+ * also meet before each phase after the first measured one (`--barrier-dir`); a pod-local emptyDir has no folder they all
  * see, so there the later phases start when each pod's previous one ends (G32 judges the spread).
  */
 export function shardCommand(shards: number, startAt: string, sharedVolume: boolean): string[] {

@@ -14,6 +14,7 @@ import type {Phase} from "../../src/analysis/schema/records.ts";
 import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
 import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {BarrierOptions, RunContext} from "./context.ts";
+import {waitUntilWall} from "./shard.ts";
 
 /** How often a waiting shard looks for the others. */
 export const BARRIER_POLL_MS = 20;
@@ -56,7 +57,7 @@ async function readReady(c: RunContext, folder: string): Promise<{shard: number;
 }
 
 /**
- * Waits at the barrier of one measured phase; notes `barrier` (the common start, how long this shard waited
+ * Waits at the barrier of one phase; notes `barrier` (the common start, how long this shard waited
  * and how late it started) or `barrier_timeout` (which shards were missing). A stop ends the wait at once.
  */
 export async function phaseBarrier(
@@ -91,14 +92,12 @@ export async function phaseBarrier(
     writer.note(c.rel(), "barrier_timeout", {phase, missing, waitedMs: clock.wallMs() - readyMs}, point, repeat);
     return;
   }
-  const waitMs = startMs - clock.wallMs();
-  const target = clock.nowNs() + BigInt(Math.round(waitMs * 1e6));
-  if (waitMs > 0) await Promise.race([c.pacer(() => clock.nowNs()).waitUntil(target), c.control.onStop()]);
+  const lateNs = await waitUntilWall(c, startMs);
   if (c.control.stopped) return;
   writer.note(
     c.rel(),
     "barrier",
-    {phase, startAtMs: startMs, waitedMs: startMs - readyMs, lateNs: Math.max(0, Number(clock.nowNs() - target))},
+    {phase, startAtMs: startMs, waitedMs: startMs - readyMs, lateNs: Math.max(0, lateNs)},
     point,
     repeat
   );

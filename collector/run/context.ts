@@ -75,7 +75,7 @@ export interface BarrierOptions {
 export interface ShardRun {
   slice: Slice;
   startAtMs: number | null;
-  /** Where the shards meet before each measured phase after the first (`--barrier-dir`), or null: no barrier. */
+  /** Where the shards meet before each phase after the first measured one (`--barrier-dir`), or null: no barrier. */
   barrier?: BarrierOptions | null;
 }
 

@@ -63,6 +63,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     // a shard warms up, then waits for the experiment's start time: the measured phases start together;
     // every phase after that starts together again at the shards' barrier, where one is given
     let started = false;
+    const barrier = c.shard?.barrier ?? null;
     const beforePhase: BeforePhase | null =
       shard === null
         ? null
@@ -72,7 +73,6 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
               started = true;
               return waitForStart(c, writer, shard);
             }
-            const barrier = c.shard?.barrier ?? null;
             if (barrier !== null) await phaseBarrier(c, writer, shard, barrier, {point, repeat, phase});
           };
     const onPointAdded = async (p: PlannedPoint) => {

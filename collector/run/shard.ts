@@ -79,20 +79,28 @@ export async function shardIdentity(
 }
 
 /**
- * Waits for the experiment's start time (wall clock, mapped once onto the monotonic clock), then notes how
- * late the load began. A shard that reaches it after the time has passed starts at once, late.
+ * Sleeps until a wall-clock time (mapped once onto the monotonic clock, then paced on it) or a stop; returns
+ * how late it woke in ns (negative when a stop cut the wait short). A time already past returns at once.
+ */
+export async function waitUntilWall(c: RunContext, wallMs: number): Promise<number> {
+  const waitMs = wallMs - c.fx.clock.wallMs();
+  const target = c.fx.clock.nowNs() + BigInt(Math.round(waitMs * 1e6));
+  if (waitMs > 0) await Promise.race([c.pacer(() => c.fx.clock.nowNs()).waitUntil(target), c.control.onStop()]);
+  return Number(c.fx.clock.nowNs() - target);
+}
+
+/**
+ * Waits for the experiment's start time, then notes how late the load began. A shard that reaches it after
+ * the time has passed starts at once, late.
  */
 export async function waitForStart(c: RunContext, writer: BundleWriter, shard: ShardIdentity): Promise<void> {
   const startAtMs = c.shard?.startAtMs ?? null;
   if (startAtMs === null) return;
   const waitMs = startAtMs - c.fx.clock.wallMs();
-  const target = c.fx.clock.nowNs() + BigInt(Math.round(waitMs * 1e6));
-  if (waitMs > 0) {
+  if (waitMs > 0)
     c.fx.log.info(
       `shard ${shard.index} of ${shard.count}: waiting ${(waitMs / 1000).toFixed(1)} s for ${shard.startAt}`
     );
-    await Promise.race([c.pacer(() => c.fx.clock.nowNs()).waitUntil(target), c.control.onStop()]);
-  }
-  shard.startLateNs = Number(c.fx.clock.nowNs() - target);
+  shard.startLateNs = await waitUntilWall(c, startAtMs);
   writer.note(c.rel(), "start_at", {startAt: shard.startAt, lateNs: shard.startLateNs});
 }
