@@ -13,27 +13,30 @@ export {CliError, EXIT} from "./cliError.ts";
 const MIN_NODE = [22, 12] as const;
 
 /**
- * Every subcommand, one module each, registered in this order. Each module exports
+ * Every subcommand, one module each, registered in this order, with the names it registers (so that a
+ * command line naming one loads that module alone: loading all of them costs ≈ 60 ms of CPU at every start,
+ * issue 17's fixed cost; a test checks the names against what the modules register). Each module exports
  * `register(program: Command): void`. Add new commands (import, report, score…) here.
  */
-const COMMANDS: readonly (() => Promise<{register(program: Command): void}>)[] = [
-  () => import("./commands/collect.ts"),
-  () => import("./commands/analyze.ts"),
-  () => import("./commands/verify.ts"),
-  () => import("./commands/gate.ts"),
-  () => import("./commands/probe.ts"),
-  () => import("./commands/configSchema.ts"),
-  () => import("./commands/fakeServer.ts"),
-  () => import("./commands/import.ts"),
-  () => import("./commands/report.ts"),
-  () => import("./commands/score.ts"),
-  () => import("./commands/sign.ts"),
-  () => import("./commands/export.ts"),
-  () => import("./commands/experiment.ts"),
-  () => import("./commands/merge.ts"),
-  () => import("./commands/k8s.ts"),
-  () => import("./commands/quick.ts")
-];
+export const COMMANDS: readonly {names: readonly string[]; load: () => Promise<{register(program: Command): void}>}[] =
+  [
+    {names: ["collect", "seal"], load: () => import("./commands/collect.ts")},
+    {names: ["analyze"], load: () => import("./commands/analyze.ts")},
+    {names: ["verify"], load: () => import("./commands/verify.ts")},
+    {names: ["gate"], load: () => import("./commands/gate.ts")},
+    {names: ["probe"], load: () => import("./commands/probe.ts")},
+    {names: ["config-schema"], load: () => import("./commands/configSchema.ts")},
+    {names: ["fake-server"], load: () => import("./commands/fakeServer.ts")},
+    {names: ["import"], load: () => import("./commands/import.ts")},
+    {names: ["report"], load: () => import("./commands/report.ts")},
+    {names: ["score"], load: () => import("./commands/score.ts")},
+    {names: ["keygen", "sign"], load: () => import("./commands/sign.ts")},
+    {names: ["export"], load: () => import("./commands/export.ts")},
+    {names: ["experiment"], load: () => import("./commands/experiment.ts")},
+    {names: ["merge"], load: () => import("./commands/merge.ts")},
+    {names: ["k8s"], load: () => import("./commands/k8s.ts")},
+    {names: ["quick"], load: () => import("./commands/quick.ts")}
+  ];
 
 export const EXIT_HELP = `
 Exit codes:
@@ -53,7 +56,12 @@ export function nodeTooOld(version: string = process.versions.node): boolean {
   return major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1]);
 }
 
-export async function buildProgram(): Promise<Command> {
+/**
+ * The program with every command, or — when the command line's first word names one — with that command's
+ * module alone (its help and errors are the same either way; the root help, `help X` and an unknown word
+ * load them all).
+ */
+export async function buildProgram(args: readonly string[] = []): Promise<Command> {
   const {Command: CommandClass} = await import("commander");
   const {version} = (await import("../package.json", {with: {type: "json"}})).default as {version: string};
   const program = new CommandClass("inferscope")
@@ -62,7 +70,8 @@ export async function buildProgram(): Promise<Command> {
     .showHelpAfterError()
     .addHelpText("after", EXIT_HELP)
     .exitOverride();
-  for (const load of COMMANDS) (await load()).register(program);
+  const named = COMMANDS.find((c) => c.names.includes(args[0] ?? ""));
+  for (const c of named === undefined ? COMMANDS : [named]) (await c.load()).register(program);
   for (const c of program.commands) c.exitOverride().addHelpText("after", EXIT_HELP);
   return program;
 }
@@ -89,7 +98,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   }
   const heap = heapForArgs(argv.slice(2));
   if (heap !== null) return rerunWithHeap(heap, argv);
-  const program = await buildProgram();
+  const program = await buildProgram(argv.slice(2));
   const unknown = unknownCommand(program, argv.slice(2));
   if (unknown !== null) {
     process.stderr.write(`inferscope: unknown command '${unknown}' (see \`inferscope --help\`)\n`);

@@ -4,7 +4,9 @@ import {join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
-import {nodeTooOld} from "../../../collector/cli.ts";
+import {Command} from "commander";
+
+import {buildProgram, COMMANDS, nodeTooOld} from "../../../collector/cli.ts";
 import {analyzeCommand} from "../../../collector/commands/analyze.ts";
 import {collectCommand} from "../../../collector/commands/collect.ts";
 import {gateCommand} from "../../../collector/commands/gate.ts";
@@ -278,5 +280,27 @@ describe("inferscope CLI", () => {
       false,
       false
     ]);
+  });
+});
+
+describe("loading the commands (issue 17: fixed cost)", () => {
+  it("each entry of the command table names exactly what its module registers, no name twice", async () => {
+    const all: string[] = [];
+    for (const c of COMMANDS) {
+      const p = new Command("inferscope");
+      (await c.load()).register(p);
+      expect(p.commands.map((x) => x.name())).toEqual(c.names);
+      all.push(...c.names);
+    }
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it("a command line naming a command loads that module alone; the root help, `help X` and an unknown word load all", async () => {
+    const names = async (args: string[]) => (await buildProgram(args)).commands.map((c) => c.name());
+    expect(await names(["merge", "a", "b", "--out", "c"])).toEqual(["merge"]);
+    expect(await names(["keygen", "--help"])).toEqual(["keygen", "sign"]);
+    const every = COMMANDS.flatMap((c) => c.names);
+    for (const args of [[], ["--help"], ["help", "merge"], ["nosuch"], ["--version"]])
+      expect(await names(args), args.join(" ")).toEqual(every);
   });
 });
