@@ -16,6 +16,7 @@ import {defaultEffects, type Effects} from "../effects.ts";
 import {createPacer} from "../load/pacer.ts";
 import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
+import {barrierDirProblem} from "../run/barrier.ts";
 import type {BarrierOptions, ShardRun} from "../run/context.ts";
 import {shardProblem} from "../run/shard.ts";
 import {workersCommand} from "./workers.ts";
@@ -142,6 +143,11 @@ export async function collectCommand(
   if (shard !== null) {
     const problem = shardProblem(config, shard.slice.count);
     if (problem !== null) throw new CliError(`--shard: ${problem}`, {exitCode: EXIT.usage});
+    const dirProblem = shard.barrier ? await barrierDirProblem(fx, shard.barrier.dir) : null;
+    if (dirProblem !== null)
+      throw new CliError(`--barrier-dir ${shard.barrier!.dir}: cannot be written (${dirProblem})`, {
+        exitCode: EXIT.usage
+      });
   }
   const progress = o.progress === false ? silentProgress : createProgress(io.err, fx.clock);
   const outcome = await collect({
@@ -191,7 +197,11 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
   if (problem !== null) throw new CliError(`--workers: ${problem}`, {exitCode: EXIT.usage});
   if (o.startAt !== undefined) parseStartAt(o.startAt, fx.clock.wallMs());
   // the shards' own checks, before any child starts
-  if (o.barrierDir !== undefined) barrierDir(o.barrierDir);
+  if (o.barrierDir !== undefined) {
+    const problem = await barrierDirProblem(fx, barrierDir(o.barrierDir));
+    if (problem !== null)
+      throw new CliError(`--barrier-dir ${o.barrierDir}: cannot be written (${problem})`, {exitCode: EXIT.usage});
+  }
   barrierTimeoutMs(o.barrierTimeoutS);
   await workersCommand(
     {
@@ -323,7 +333,7 @@ export function register(program: Command): void {
     )
     .option(
       "--barrier-timeout-s <s>",
-      `how long a shard waits at the barrier for the others before it starts without them (default ${BARRIER_TIMEOUT_S})`
+      `how long a shard waits at the barrier for the others before it goes on without them, and without the barrier for the rest of the run (default ${BARRIER_TIMEOUT_S})`
     )
     .action(async (o: CollectCliOptions) => collectCommand(o, defaultIo()));
   program

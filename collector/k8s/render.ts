@@ -25,9 +25,14 @@ export interface RenderInput {
 
 /**
  * The container's command line: exactly what every pod runs. On a shared (ReadWriteMany) volume the pods
- * also meet before each phase after the first measured one (`--barrier-dir`); a pod-local emptyDir has no folder they all
- * see, so there the later phases start when each pod's previous one ends (G32 judges the spread).
+ * also meet before each phase after the first measured one (`--barrier-dir`), in a folder of this Job's own
+ * (Kubernetes expands `$(JOB_UID)` from the pod's env: the Job's uid, new each time the Job is created, so a
+ * re-applied manifest never meets the files of an earlier attempt); a pod-local emptyDir has no folder they
+ * all see, so there the later phases start when each pod's previous one ends (G32 judges the spread).
  */
+/** The env variable that holds the Job's uid (the downward API, from the label the Job controller sets). */
+export const JOB_UID_ENV = "JOB_UID";
+
 export function shardCommand(shards: number, startAt: string, sharedVolume: boolean): string[] {
   return [
     "collect",
@@ -39,8 +44,30 @@ export function shardCommand(shards: number, startAt: string, sharedVolume: bool
     startAt,
     "--out",
     EVIDENCE_MOUNT,
-    ...(sharedVolume ? ["--barrier-dir", `${EVIDENCE_MOUNT}/.barrier`] : []),
+    ...(sharedVolume ? ["--barrier-dir", `${EVIDENCE_MOUNT}/.barrier/$(${JOB_UID_ENV})`] : []),
     "--no-progress"
+  ];
+}
+
+/** The collector's env: the API key by reference to its Secret, and the Job's uid where there is a barrier. */
+function containerEnv(o: RenderInput): Record<string, unknown>[] {
+  const {plan} = o;
+  return [
+    ...(o.apiKeyEnv === null || plan.api_key_secret === undefined
+      ? []
+      : [
+          {name: o.apiKeyEnv, valueFrom: {secretKeyRef: {name: plan.api_key_secret.name, key: plan.api_key_secret.key}}}
+        ]),
+    // set by the Job controller on its pods (Kubernetes ≥ 1.27); empty before, and the pods then share the
+    // claim's one barrier folder
+    ...("claim" in plan.evidence
+      ? [
+          {
+            name: JOB_UID_ENV,
+            valueFrom: {fieldRef: {fieldPath: "metadata.labels['batch.kubernetes.io/controller-uid']"}}
+          }
+        ]
+      : [])
   ];
 }
 
@@ -55,12 +82,7 @@ export function renderK8s(o: RenderInput): Record<string, unknown>[] {
     data: {[CONFIG_KEY]: o.configText}
   };
   const resources = {cpu: String(plan.resources.cpu), memory: String(plan.resources.memory)};
-  const env =
-    o.apiKeyEnv === null || plan.api_key_secret === undefined
-      ? []
-      : [
-          {name: o.apiKeyEnv, valueFrom: {secretKeyRef: {name: plan.api_key_secret.name, key: plan.api_key_secret.key}}}
-        ];
+  const env = containerEnv(o);
   const evidence =
     "claim" in plan.evidence
       ? {name: "evidence", persistentVolumeClaim: {claimName: plan.evidence.claim}}

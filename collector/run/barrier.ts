@@ -5,6 +5,12 @@
  * by every shard alike from the files: the last ready time plus a margin for the others to see it. Without
  * it a multi-point run's later phases start when each shard's previous phase happens to end, so the shards
  * drift apart by the differences in their phase lengths (gate G32 measures that spread either way).
+ *
+ * A barrier that cannot be met is given up for the rest of the run, once, with a `barrier_timeout` note
+ * saying why: a shard did not come within the timeout, gave up on this phase before (`<k>.gaveup`), or ended
+ * its run (`left/<k>.json`, written whether it finished, stopped or failed), or a ready time lies further ahead
+ * than any shard waits (a clock far off). A file older than the timeout is another attempt's: not counted. A
+ * barrier folder that cannot be read or written gives a `barrier_error` note; the run goes on without it.
  */
 import {join} from "node:path";
 
@@ -28,10 +34,19 @@ export interface PhaseKey {
   phase: Exclude<Phase, "cooldown">;
 }
 
+/** Why a barrier was given up. */
+export type GiveUpReason = "timeout" | "gave_up" | "left" | "clock";
+
+/** The folder of one experiment's barriers. */
+const experimentFolder = (dir: string, planSha256: string): string => join(dir, planSha256.slice(0, 16));
+
 /** The subfolder of one phase of one experiment. */
 export function barrierFolder(dir: string, planSha256: string, k: PhaseKey): string {
-  return join(dir, planSha256.slice(0, 16), `${encodeURIComponent(k.point)}.r${k.repeat}.${k.phase}`);
+  return join(experimentFolder(dir, planSha256), `${encodeURIComponent(k.point)}.r${k.repeat}.${k.phase}`);
 }
+
+/** Where the shards that ended their run say so (a name no phase folder can have: those contain ".r"). */
+export const leftFolder = (dir: string, planSha256: string): string => join(experimentFolder(dir, planSha256), "left");
 
 /** The common start (wall ms) once every shard's ready file is there, or null while some are missing. */
 export function commonStart(ready: readonly {shard: number; readyMs: number}[], count: number): number | null {
@@ -40,65 +55,175 @@ export function commonStart(ready: readonly {shard: number; readyMs: number}[], 
   return max(ready, (r) => r.readyMs)! + BARRIER_MARGIN_MS;
 }
 
-async function readReady(c: RunContext, folder: string): Promise<{shard: number; readyMs: number}[]> {
-  const out: {shard: number; readyMs: number}[] = [];
-  for (const name of await c.fx.files.list(folder).catch(() => [])) {
-    const m = /^(\d+)\.json$/.exec(name);
+/** `<k>.<ext>` files of a folder holding `{atMs}` no older than `sinceMs`; a missing folder holds none. */
+async function readMarks(c: RunContext, folder: string, ext: string, sinceMs: number): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  let names: string[];
+  try {
+    names = await c.fx.files.list(folder);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return out;
+    throw e;
+  }
+  const pattern = new RegExp(`^(\\d+)\\.${ext}$`);
+  for (const name of names) {
+    const m = pattern.exec(name);
     if (m === null) continue;
+    let atMs: unknown;
     try {
-      const r = JSON.parse((await c.fx.files.readFile(join(folder, name))).toString("utf8")) as {readyMs?: unknown};
-      if (typeof r.readyMs === "number" && Number.isFinite(r.readyMs))
-        out.push({shard: Number(m[1]), readyMs: r.readyMs});
+      atMs = (JSON.parse((await c.fx.files.readFile(join(folder, name))).toString("utf8")) as {atMs?: unknown}).atMs;
     } catch {
-      // written atomically, so a file that cannot be read is not one of ours: ignored
+      continue; // written atomically, so a file that cannot be read is not one of ours: ignored
     }
+    if (typeof atMs === "number" && Number.isFinite(atMs) && atMs >= sinceMs) out.set(Number(m[1]), atMs);
   }
   return out;
 }
 
-/**
- * Waits at the barrier of one phase; notes `barrier` (the common start, how long this shard waited
- * and how late it started) or `barrier_timeout` (which shards were missing). A stop ends the wait at once.
- */
-export async function phaseBarrier(
+const mark = (c: RunContext, folder: string, name: string, shard: number, atMs: number): Promise<void> =>
+  c.fx.files.writeAtomic(join(folder, name), JSON.stringify({shard, atMs}));
+
+/** One shard's barriers over its run. */
+export interface ShardBarrier {
+  /** Waits at one phase's barrier; returns at once once the barrier has been given up. */
+  wait(key: PhaseKey): Promise<void>;
+  /** Says that this shard comes to no further barrier (its run ended: finished, stopped or failed). */
+  leave(): Promise<void>;
+}
+
+interface Side {
+  c: RunContext;
+  writer: BundleWriter;
+  shard: ShardIdentity;
+  o: BarrierOptions;
+}
+
+const label = ({shard}: Side, k: PhaseKey) =>
+  `shard ${shard.index} of ${shard.count}: ${k.point} repeat ${k.repeat} ${k.phase}`;
+
+const WHY: Record<GiveUpReason, (timeoutMs: number) => string> = {
+  timeout: (t) => `not ready after ${t / 1000} s`,
+  gave_up: () => "gave up on this phase",
+  left: () => "ended its run",
+  clock: () => "ready at a time further ahead than any shard waits (its clock is off)"
+};
+
+/** Notes and warns why this phase's barrier is given up, and tells the others waiting here. */
+async function giveUp(s: Side, k: PhaseKey, reason: GiveUpReason, missing: number[], readyMs: number): Promise<false> {
+  const {c, shard, o} = s;
+  c.fx.log.warn(
+    `${label(s, k)}: shard ${missing.join(", ")} ${WHY[reason](o.timeoutMs)}; starting without the barrier, for this phase and the rest of the run`
+  );
+  const detail = {phase: k.phase, reason, missing, waitedMs: c.fx.clock.wallMs() - readyMs};
+  s.writer.note(c.rel(), "barrier_timeout", detail, k.point, k.repeat);
+  // the others waiting here need not wait out the timeout (best effort: the note above is what counts)
+  if (reason !== "gave_up") {
+    const folder = barrierFolder(o.dir, shard.planSha256, k);
+    await mark(c, folder, `${shard.index}.gaveup`, shard.index, c.fx.clock.wallMs()).catch(() => {});
+  }
+  return false;
+}
+
+/** What the folders say now: who is ready, who gave up here, who ended its run. */
+async function look(s: Side, folder: string, readyMs: number) {
+  const {c, shard, o} = s;
+  // a shard waits at most the timeout (and a poll), so a file older than that is not this attempt's
+  const sinceMs = c.fx.clock.wallMs() - o.timeoutMs - BARRIER_MARGIN_MS;
+  const ready = await readMarks(c, folder, "json", sinceMs);
+  ready.set(shard.index, readyMs);
+  const gaveUp = await readMarks(c, folder, "gaveup", sinceMs);
+  const ended = await readMarks(c, leftFolder(o.dir, shard.planSha256), "json", sinceMs);
+  const all = Array.from({length: shard.count}, (_, i) => i);
+  return {
+    ready,
+    gaveUp: all.filter((i) => gaveUp.has(i)),
+    gone: all.filter((i) => !ready.has(i) && ended.has(i)),
+    missing: all.filter((i) => !ready.has(i)),
+    startMs: commonStart(
+      [...ready].map(([shard, atMs]) => ({shard, readyMs: atMs})),
+      shard.count
+    )
+  };
+}
+
+/** One phase's barrier: true when met (or stopped), false when given up. */
+async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
+  const {c, shard, o} = s;
+  const {clock} = c.fx;
+  const folder = barrierFolder(o.dir, shard.planSha256, k);
+  const readyMs = clock.wallMs();
+  const t0 = clock.nowNs();
+  await c.fx.files.mkdirp(folder);
+  await mark(c, folder, `${shard.index}.json`, shard.index, readyMs);
+  for (;;) {
+    if (c.control.stopped) return true;
+    const now = await look(s, folder, readyMs);
+    if (now.gaveUp.length > 0) return giveUp(s, k, "gave_up", now.gaveUp, readyMs);
+    if (now.startMs !== null) {
+      const startMs = now.startMs;
+      if (startMs - clock.wallMs() > o.timeoutMs + BARRIER_MARGIN_MS) {
+        const ahead = [...now.ready].filter(([, atMs]) => atMs + BARRIER_MARGIN_MS === startMs).map(([i]) => i);
+        return giveUp(s, k, "clock", ahead, readyMs);
+      }
+      const lateNs = await waitUntilWall(c, startMs);
+      if (c.control.stopped) return true;
+      // one that gave up just before the others arrived started on its own: this start was not common
+      const after = await look(s, folder, readyMs);
+      if (after.gaveUp.length > 0) return giveUp(s, k, "gave_up", after.gaveUp, readyMs);
+      const detail = {phase: k.phase, startAtMs: startMs, waitedMs: startMs - readyMs, lateNs: Math.max(0, lateNs)};
+      s.writer.note(c.rel(), "barrier", detail, k.point, k.repeat);
+      return true;
+    }
+    if (now.gone.length > 0) return giveUp(s, k, "left", now.gone, readyMs);
+    if (clock.nowNs() - t0 >= BigInt(o.timeoutMs) * 1_000_000n) return giveUp(s, k, "timeout", now.missing, readyMs);
+    await c.fx.sleep(BARRIER_POLL_MS); // a stop is seen within one poll
+  }
+}
+
+export function shardBarrier(
   c: RunContext,
   writer: BundleWriter,
   shard: ShardIdentity,
-  o: BarrierOptions,
-  key: PhaseKey
-): Promise<void> {
-  const {clock} = c.fx;
-  const {point, repeat, phase} = key;
-  const folder = barrierFolder(o.dir, shard.planSha256, key);
-  const readyMs = clock.wallMs();
-  await c.fx.files.mkdirp(folder);
-  await c.fx.files.writeAtomic(join(folder, `${shard.index}.json`), JSON.stringify({shard: shard.index, readyMs}));
-  const giveUp = readyMs + o.timeoutMs;
-  let startMs: number | null = null;
-  let ready: {shard: number; readyMs: number}[] = [];
-  while (!c.control.stopped) {
-    ready = await readReady(c, folder);
-    startMs = commonStart(ready, shard.count);
-    if (startMs !== null || clock.wallMs() >= giveUp) break;
-    await c.fx.sleep(BARRIER_POLL_MS); // a stop is seen within one poll
+  o: BarrierOptions
+): ShardBarrier {
+  const s: Side = {c, writer, shard, o};
+  let off = false;
+  return {
+    async wait(k) {
+      if (off) return;
+      try {
+        off = !(await waitOnce(s, k));
+      } catch (e) {
+        off = true;
+        const message = (e as Error).message;
+        c.fx.log.warn(`${label(s, k)}: the barrier folder failed (${message}); going on without the barrier`);
+        writer.note(c.rel(), "barrier_error", {phase: k.phase, message}, k.point, k.repeat);
+      }
+    },
+    async leave() {
+      const left = leftFolder(o.dir, shard.planSha256);
+      try {
+        await c.fx.files.mkdirp(left);
+        await mark(c, left, `${shard.index}.json`, shard.index, c.fx.clock.wallMs());
+      } catch (e) {
+        c.fx.log.warn(`shard ${shard.index}: could not say at the barrier that it ended (${(e as Error).message})`);
+      }
+    }
+  };
+}
+
+/** Null when a shard can create and write the barrier folder, else what failed (checked before the run). */
+export async function barrierDirProblem(
+  c: Pick<RunContext["fx"], "files" | "pid">,
+  dir: string
+): Promise<string | null> {
+  const probe = join(dir, `.probe-${c.pid}`);
+  try {
+    await c.files.mkdirp(dir);
+    await c.files.writeAtomic(probe, "{}");
+    await c.files.remove(probe);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
   }
-  if (c.control.stopped) return;
-  if (startMs === null) {
-    const present = new Set(ready.map((r) => r.shard));
-    const missing = Array.from({length: shard.count}, (_, k) => k).filter((k) => !present.has(k));
-    c.fx.log.warn(
-      `shard ${shard.index} of ${shard.count}: ${point} repeat ${repeat} ${phase}: shard ${missing.join(", ")} not ready after ${o.timeoutMs / 1000} s; starting without them`
-    );
-    writer.note(c.rel(), "barrier_timeout", {phase, missing, waitedMs: clock.wallMs() - readyMs}, point, repeat);
-    return;
-  }
-  const lateNs = await waitUntilWall(c, startMs);
-  if (c.control.stopped) return;
-  writer.note(
-    c.rel(),
-    "barrier",
-    {phase, startAtMs: startMs, waitedMs: startMs - readyMs, lateNs: Math.max(0, lateNs)},
-    point,
-    repeat
-  );
 }

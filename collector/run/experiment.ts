@@ -21,7 +21,7 @@ import {buildWorkload, type Workload} from "../workload/build.ts";
 import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
-import {phaseBarrier} from "./barrier.ts";
+import {shardBarrier} from "./barrier.ts";
 import {runPoints, type BeforePhase} from "./points.ts";
 import type {PlannedPoint} from "../load/plan.ts";
 import {startTelemetry} from "./telemetry.ts";
@@ -58,12 +58,12 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   writer.note(0, "run_start", {bundleId: id.bundleId, wall: anchors[0]!.wall, points: c.points.map((p) => p.point.id)});
   if (probe.downgrade) writer.note(c.rel(), "downgrade", {feature: "continuous_usage_stats", reason: probe.downgrade});
   const samplers = startTelemetry(c, writer, probe, anchors);
+  const barrier = shard !== null && c.shard?.barrier ? shardBarrier(c, writer, shard, c.shard.barrier) : null;
   try {
     // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
     // a shard warms up, then waits for the experiment's start time: the measured phases start together;
     // every phase after that starts together again at the shards' barrier, where one is given
     let started = false;
-    const barrier = c.shard?.barrier ?? null;
     const beforePhase: BeforePhase | null =
       shard === null
         ? null
@@ -73,7 +73,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
               started = true;
               return waitForStart(c, writer, shard);
             }
-            if (barrier !== null) await phaseBarrier(c, writer, shard, barrier, {point, repeat, phase});
+            await barrier?.wait({point, repeat, phase});
           };
     const onPointAdded = async (p: PlannedPoint) => {
       draft.loadPoints.push(p.point);
@@ -90,6 +90,8 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     await writer.close();
     throw e;
   } finally {
+    // finished, stopped or failed: no shard need wait for this one at a later barrier
+    await barrier?.leave();
     for (const s of samplers.list) await s.stop();
     samplers.final();
   }

@@ -82,7 +82,11 @@ describe("inferscope k8s (issue 17)", () => {
     expect(c.args.slice(0, 5)).toEqual(["collect", "--config", "/config/run.yaml", "--shards", "2"]);
     expect(Date.parse(c.args[c.args.indexOf("--start-at") + 1])).toBeGreaterThan(Date.now());
     // the API key comes from the Secret, by reference; the ConfigMap holds the config and no key
-    expect(c.env).toEqual([{name: "LLM_API_KEY", valueFrom: {secretKeyRef: {name: "llm-api", key: "api-key"}}}]);
+    // the Job's uid names the barrier folder (below): from the label the Job controller puts on its pods
+    expect(c.env).toEqual([
+      {name: "LLM_API_KEY", valueFrom: {secretKeyRef: {name: "llm-api", key: "api-key"}}},
+      {name: "JOB_UID", valueFrom: {fieldRef: {fieldPath: "metadata.labels['batch.kubernetes.io/controller-uid']"}}}
+    ]);
     expect(cm.data!["run.yaml"]).toBe(readFileSync(join(t.dir, "ok-run.yaml"), "utf8"));
     expect(c.resources.requests).toEqual(c.resources.limits);
     expect(pod.securityContext).toMatchObject({runAsNonRoot: true, runAsUser: 10001});
@@ -90,13 +94,17 @@ describe("inferscope k8s (issue 17)", () => {
       pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey
     ).toBe("kubernetes.io/hostname");
     expect(pod.volumes).toContainEqual({name: "evidence", persistentVolumeClaim: {claimName: "inferscope-evidence"}});
-    // on the shared volume the pods meet before each later measured phase
-    expect(c.args[c.args.indexOf("--barrier-dir") + 1]).toBe("/evidence/.barrier");
+    // on the shared volume the pods meet before each later measured phase, in a folder of this Job's own
+    // (Kubernetes expands $(JOB_UID) in args from the container's env)
+    expect(c.args[c.args.indexOf("--barrier-dir") + 1]).toBe("/evidence/.barrier/$(JOB_UID)");
     // pod-local evidence: no folder the pods all see, so no barrier
     const local = await run(["k8s", "--plan", plan("local", {evidence: {empty_dir: true}})]);
     expect(local.code, local.stderr).toBe(0);
     const localJob = parseAllDocuments(local.stdout).map((d) => d.toJS() as Obj)[1]!;
     expect(localJob.spec.template.spec.containers[0].args).not.toContain("--barrier-dir");
+    expect(localJob.spec.template.spec.containers[0].env).toEqual([
+      {name: "LLM_API_KEY", valueFrom: {secretKeyRef: {name: "llm-api", key: "api-key"}}}
+    ]);
     // a schema check that can fail: a Job whose completions is not a number is rejected
     expect(() => new Job({...job, spec: {...spec, completions: "two"}} as never).validate()).toThrow(/completions/);
   });
@@ -134,10 +142,17 @@ describe("inferscope k8s (issue 17)", () => {
     const c = job.spec.template.spec.containers[0];
     // the mounts of the pod: /config (the ConfigMap) and /evidence (the volume)
     const evidence = join(t.dir, "pod-evidence");
+    // and the kubelet's expansion of $(VAR) in args from the container's env
+    const jobUid = "5f0c2a5e-0000-4000-8000-000000000001";
     const args = (c.args as string[]).map((a) =>
-      a === "/config/run.yaml" ? join(t.dir, "pods-run.yaml") : a === "/evidence" ? evidence : a
+      a === "/config/run.yaml"
+        ? join(t.dir, "pods-run.yaml")
+        : a.startsWith("/evidence")
+          ? evidence + a.slice("/evidence".length).replace("$(JOB_UID)", jobUid)
+          : a
     );
-    const env = {LLM_API_KEY: KEY};
+    expect(args).toContain(join(evidence, ".barrier", jobUid));
+    const env = {LLM_API_KEY: KEY, JOB_UID: jobUid};
     const pods = await Promise.all(["0", "1"].map((k) => run(args, {...env, JOB_COMPLETION_INDEX: k})));
     for (const p of pods) expect(p.code, p.stderr).toBe(4); // a shard alone is inconclusive
     const dirs = pods.map((p) => lastLine(p.stdout));

@@ -1,4 +1,4 @@
-import {mkdtempSync, readdirSync, rmSync} from "node:fs";
+import {mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 
@@ -7,7 +7,14 @@ import {afterEach, beforeEach, describe, expect, it} from "vitest";
 import {defaultEffects} from "../../../collector/effects.ts";
 import {RunControl} from "../../../collector/load/control.ts";
 import {createPacer} from "../../../collector/load/pacer.ts";
-import {BARRIER_MARGIN_MS, barrierFolder, commonStart, phaseBarrier} from "../../../collector/run/barrier.ts";
+import {
+  BARRIER_MARGIN_MS,
+  barrierDirProblem,
+  barrierFolder,
+  commonStart,
+  shardBarrier
+} from "../../../collector/run/barrier.ts";
+import type {BarrierOptions} from "../../../collector/run/context.ts";
 import type {RunContext} from "../../../collector/run/context.ts";
 import type {BundleWriter} from "../../../collector/writer/bundleWriter.ts";
 import type {ShardIdentity} from "../../../src/analysis/schema/shard.ts";
@@ -61,6 +68,11 @@ function shardSide() {
 }
 
 const C4R1 = {point: "c4", repeat: 1, phase: "measure"} as const;
+type Side = ReturnType<typeof shardSide>;
+type Key = Parameters<ReturnType<typeof shardBarrier>["wait"]>[0];
+/** One wait at one phase's barrier, as a run's first barrier. */
+const phaseBarrier = (c: Side["c"], w: Side["writer"], id: ShardIdentity, o: BarrierOptions, k: Key) =>
+  shardBarrier(c, w, id, o).wait(k);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("commonStart", () => {
@@ -116,7 +128,8 @@ describe("phaseBarrier", () => {
     expect(start - readyB).toBeGreaterThanOrEqual(BARRIER_MARGIN_MS - 5);
     expect(start - readyB).toBeLessThanOrEqual(BARRIER_MARGIN_MS + 5);
     expect(nb.detail.waitedMs).toBe(BARRIER_MARGIN_MS);
-    expect(na.detail.waitedMs as number).toBeGreaterThanOrEqual(300 + BARRIER_MARGIN_MS);
+    // (less 2 ms: a timer may fire up to a millisecond early by Date.now, and readings are whole ms)
+    expect(na.detail.waitedMs as number).toBeGreaterThanOrEqual(300 + BARRIER_MARGIN_MS - 2);
     // each began its phase at the common start, not when it happened to see the other (a busy machine may
     // make one late: the note says by how much)
     for (const n of [na, nb]) {
@@ -157,5 +170,87 @@ describe("phaseBarrier", () => {
     ]);
     expect(a.notes.map((n) => n.event)).toEqual(["barrier_timeout"]);
     expect(b.notes.map((n) => n.event)).toEqual(["barrier_timeout"]);
+  });
+
+  it("a shard that arrives after the other gave up does not call it met: it gives up too, at once", async () => {
+    const a = shardSide();
+    const b = shardSide();
+    const first = phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 200}, C4R1);
+    await sleep(400); // shard 0 gave up at 200 ms; its ready file is still there
+    const t0 = Date.now();
+    await phaseBarrier(b.c, b.writer, identity(1, 2), {dir, timeoutMs: 10_000}, C4R1);
+    await first;
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(a.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "timeout", [1]]
+    ]);
+    expect(b.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "gave_up", [0]]
+    ]);
+    expect(b.warnings.join("\n")).toMatch(/c4 repeat 1 measure: shard 0 gave up on this phase/);
+  });
+
+  it("a ready file older than the timeout is another attempt's: not counted", async () => {
+    const folder = barrierFolder(dir, PLAN, C4R1);
+    mkdirSync(folder, {recursive: true});
+    writeFileSync(join(folder, "1.json"), JSON.stringify({shard: 1, atMs: Date.now() - 10_000}));
+    const a = shardSide();
+    await phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 300}, C4R1);
+    expect(a.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "timeout", [1]]
+    ]);
+  });
+
+  it("a shard that ended its run (finished, stopped or failed) ends the others' wait at once", async () => {
+    const a = shardSide();
+    const b = shardSide();
+    const t0 = Date.now();
+    const waiting = phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 60_000}, C4R1);
+    await sleep(100);
+    await shardBarrier(b.c, b.writer, identity(1, 2), {dir, timeoutMs: 60_000}).leave(); // shard 1 stopped
+    await waiting;
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(a.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "left", [1]]
+    ]);
+    expect(a.warnings.join("\n")).toMatch(/shard 1 ended its run/);
+  });
+
+  it("once given up, the barrier stays off for the rest of the run: one timeout, not one per phase", async () => {
+    const a = shardSide();
+    const barrier = shardBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 150});
+    await barrier.wait({point: "c4", repeat: 0, phase: "measure"});
+    const t0 = Date.now();
+    await barrier.wait({point: "c4", repeat: 1, phase: "warmup"});
+    await barrier.wait({point: "c4", repeat: 1, phase: "measure"});
+    expect(Date.now() - t0).toBeLessThan(100);
+    expect(a.notes.map((x) => x.event)).toEqual(["barrier_timeout"]);
+    expect(a.warnings.join("\n")).toMatch(/for this phase and the rest of the run/);
+  });
+
+  it("a ready time further ahead than any shard waits (a clock far off) is not waited for", async () => {
+    const folder = barrierFolder(dir, PLAN, C4R1);
+    mkdirSync(folder, {recursive: true});
+    writeFileSync(join(folder, "1.json"), JSON.stringify({shard: 1, atMs: Date.now() + 3_600_000}));
+    const a = shardSide();
+    const t0 = Date.now();
+    await phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 5000}, C4R1);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(a.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "clock", [1]]
+    ]);
+  });
+
+  it("a barrier folder that cannot be written: checked before the run; mid-run, a note and the run goes on", async () => {
+    const file = join(dir, "a-file");
+    writeFileSync(file, "x");
+    const a = shardSide();
+    expect(await barrierDirProblem(a.c.fx, join(file, "barrier"))).toMatch(/ENOTDIR/);
+    expect(await barrierDirProblem(a.c.fx, join(dir, "fine", "barrier"))).toBeNull();
+    expect(readdirSync(join(dir, "fine", "barrier"))).toEqual([]); // the probe file is removed
+    const barrier = shardBarrier(a.c, a.writer, identity(0, 2), {dir: join(file, "barrier"), timeoutMs: 60_000});
+    await barrier.wait(C4R1); // returns: no throw, no wait
+    expect(a.notes.map((n) => n.event)).toEqual(["barrier_error"]);
+    expect(String(a.notes[0]!.detail.message)).toMatch(/ENOTDIR/);
   });
 });

@@ -353,4 +353,19 @@ describe("shards as a Kubernetes Indexed Job runs them (issue 17)", () => {
     expect(low.code).toBe(2);
     expect(low.stderr).toContain("concurrency 1 is below the shard count 2: a shard would send nothing");
   }, 60_000);
+
+  it("a barrier folder that cannot be written is a usage error before anything runs, for a shard and for --workers", async () => {
+    const cfg = writeConfig(t.dir, "badbarrier.yaml", config());
+    const file = join(t.dir, "not-a-folder");
+    writeFileSync(file, "x");
+    const out = join(t.dir, "badbarrier-out");
+    const startAt = new Date(Date.now() + 60_000).toISOString();
+    const shard = ["--shard", "0/2", "--start-at", startAt, "--barrier-dir", join(file, "b")];
+    for (const args of [shard, ["--workers", "2", "--barrier-dir", join(file, "b")]]) {
+      const r = await run(["collect", "--config", cfg, "--out", out, "--no-progress", ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--barrier-dir ${join(file, "b")}: cannot be written (ENOTDIR`);
+      expect(existsSync(out)).toBe(false); // no bundle, no shard started
+    }
+  }, 60_000);
 });
