@@ -9,9 +9,10 @@
  * A barrier that cannot be met is given up for the rest of the run, once, with a `barrier_timeout` note
  * saying why: a shard did not come within the timeout, gave up on this phase before (`<k>.gaveup`), or ended
  * its run (`left/<k>.json`, written whether it finished, stopped or failed), or a ready time lies further ahead
- * than any shard waits (a clock far off). A file older than the timeout is another attempt's: not counted. A
+ * than any shard waits (a clock far off). A file older than `staleBefore` is another attempt's: not counted. A
  * barrier folder that cannot be read or written gives a `barrier_error` note; the run goes on without it.
  */
+import {randomUUID} from "node:crypto";
 import {join} from "node:path";
 
 import {max} from "d3-array";
@@ -96,7 +97,22 @@ interface Side {
   writer: BundleWriter;
   shard: ShardIdentity;
   o: BarrierOptions;
+  /** Files written before this (wall ms) are another attempt's (see `staleBefore`). */
+  sinceMs: number;
 }
+
+/** Room for other hosts' clocks in the staleness rule. */
+export const BARRIER_CLOCK_SLACK_MS = 60_000;
+
+/**
+ * The time before which a barrier file is another attempt's, fixed when this shard's run begins: a peer of
+ * this attempt that wrote a ready file more than a timeout before this shard even began has given up on it
+ * since (and said so in `<k>.gaveup`), so only files older than that — with room for the hosts' clocks —
+ * are dropped. Fixed, not sliding: a peer that has been waiting long is still counted, and a `left` or
+ * `gaveup` marker of this attempt is honoured however long ago it was written.
+ */
+export const staleBefore = (runStartMs: number, timeoutMs: number): number =>
+  runStartMs - timeoutMs - BARRIER_CLOCK_SLACK_MS;
 
 const label = ({shard}: Side, k: PhaseKey) =>
   `shard ${shard.index} of ${shard.count}: ${k.point} repeat ${k.repeat} ${k.phase}`;
@@ -126,9 +142,7 @@ async function giveUp(s: Side, k: PhaseKey, reason: GiveUpReason, missing: numbe
 
 /** What the folders say now: who is ready, who gave up here, who ended its run. */
 async function look(s: Side, folder: string, readyMs: number) {
-  const {c, shard, o} = s;
-  // a shard waits at most the timeout (and a poll), so a file older than that is not this attempt's
-  const sinceMs = c.fx.clock.wallMs() - o.timeoutMs - BARRIER_MARGIN_MS;
+  const {c, shard, o, sinceMs} = s;
   const ready = await readMarks(c, folder, "json", sinceMs);
   ready.set(shard.index, readyMs);
   const gaveUp = await readMarks(c, folder, "gaveup", sinceMs);
@@ -146,6 +160,13 @@ async function look(s: Side, folder: string, readyMs: number) {
   };
 }
 
+/** A stop while waiting: this shard will not run the phase, so a peer must not count it as there. */
+async function stopped(s: Side, folder: string): Promise<true> {
+  const {c, shard} = s;
+  await mark(c, folder, `${shard.index}.gaveup`, shard.index, c.fx.clock.wallMs()).catch(() => {});
+  return true;
+}
+
 /** One phase's barrier: true when met (or stopped), false when given up. */
 async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
   const {c, shard, o} = s;
@@ -156,7 +177,7 @@ async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
   await c.fx.files.mkdirp(folder);
   await mark(c, folder, `${shard.index}.json`, shard.index, readyMs);
   for (;;) {
-    if (c.control.stopped) return true;
+    if (c.control.stopped) return stopped(s, folder);
     const now = await look(s, folder, readyMs);
     if (now.gaveUp.length > 0) return giveUp(s, k, "gave_up", now.gaveUp, readyMs);
     if (now.startMs !== null) {
@@ -166,7 +187,7 @@ async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
         return giveUp(s, k, "clock", ahead, readyMs);
       }
       const lateNs = await waitUntilWall(c, startMs);
-      if (c.control.stopped) return true;
+      if (c.control.stopped) return stopped(s, folder);
       // one that gave up just before the others arrived started on its own: this start was not common
       const after = await look(s, folder, readyMs);
       if (after.gaveUp.length > 0) return giveUp(s, k, "gave_up", after.gaveUp, readyMs);
@@ -186,7 +207,7 @@ export function shardBarrier(
   shard: ShardIdentity,
   o: BarrierOptions
 ): ShardBarrier {
-  const s: Side = {c, writer, shard, o};
+  const s: Side = {c, writer, shard, o, sinceMs: staleBefore(c.fx.clock.wallMs(), o.timeoutMs)};
   let off = false;
   return {
     async wait(k) {
@@ -200,16 +221,19 @@ export function shardBarrier(
         writer.note(c.rel(), "barrier_error", {phase: k.phase, message}, k.point, k.repeat);
       }
     },
-    async leave() {
-      const left = leftFolder(o.dir, shard.planSha256);
-      try {
-        await c.fx.files.mkdirp(left);
-        await mark(c, left, `${shard.index}.json`, shard.index, c.fx.clock.wallMs());
-      } catch (e) {
-        c.fx.log.warn(`shard ${shard.index}: could not say at the barrier that it ended (${(e as Error).message})`);
-      }
-    }
+    leave: () => leaveBarrier(c, shard, o)
   };
+}
+
+/** Says at the barrier that this shard's run ended (best effort: a warning when the folder fails). */
+export async function leaveBarrier(c: RunContext, shard: ShardIdentity, o: BarrierOptions): Promise<void> {
+  const left = leftFolder(o.dir, shard.planSha256);
+  try {
+    await c.fx.files.mkdirp(left);
+    await mark(c, left, `${shard.index}.json`, shard.index, c.fx.clock.wallMs());
+  } catch (e) {
+    c.fx.log.warn(`shard ${shard.index}: could not say at the barrier that it ended (${(e as Error).message})`);
+  }
 }
 
 /** Null when a shard can create and write the barrier folder, else what failed (checked before the run). */
@@ -217,7 +241,8 @@ export async function barrierDirProblem(
   c: Pick<RunContext["fx"], "files" | "pid">,
   dir: string
 ): Promise<string | null> {
-  const probe = join(dir, `.probe-${c.pid}`);
+  // pods on one volume may all be pid 1: the name must differ between hosts too
+  const probe = join(dir, `.probe-${c.pid}-${randomUUID()}`);
   try {
     await c.files.mkdirp(dir);
     await c.files.writeAtomic(probe, "{}");

@@ -21,7 +21,7 @@ import {buildWorkload, type Workload} from "../workload/build.ts";
 import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
-import {shardBarrier} from "./barrier.ts";
+import {leaveBarrier, shardBarrier} from "./barrier.ts";
 import {runPoints, type BeforePhase} from "./points.ts";
 import type {PlannedPoint} from "../load/plan.ts";
 import {startTelemetry} from "./telemetry.ts";
@@ -41,18 +41,13 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const {prompt, built} = await prepareWorkload(c, probe);
   const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
   const shard = c.shard ? await shardIdentity(c.fx, c.config, c.shard, sha256Hex(resolvedYaml)) : null;
-  const id = bundleIdentity(c, shard);
-  const workload = await loadWorkload(c, probe, prompt, id.bundleId);
-  await createBundleFolder(c, id.dir);
-  const environment = environmentOf(c, probe, facts, prompt);
-  const draft = await draftManifest(c, {bundleId: id.bundleId, resolvedYaml, environment, workload: workload.facts});
-  if (shard !== null) draft.shard = shard;
-  await writeOrFail(id.dir, async () => {
-    await c.fx.files.writeAtomic(join(id.dir, FILE_NAMES.config), resolvedYaml);
-    await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
-  });
-  const writer = await openWriter(c, id.dir, built !== null);
-  c.fx.log.info(`bundle: ${id.dir}`);
+  const {id, workload, draft, writer} = await openBundle(c, shard, probe, facts, prompt, built, resolvedYaml).catch(
+    async (e: unknown) => {
+      // a shard that fails before its load still tells the others not to wait for it
+      if (shard !== null && c.shard?.barrier) await leaveBarrier(c, shard, c.shard.barrier);
+      throw e;
+    }
+  );
 
   const anchors: Manifest["clockAnchors"] = [...draft.clockAnchors];
   writer.note(0, "run_start", {bundleId: id.bundleId, wall: anchors[0]!.wall, points: c.points.map((p) => p.point.id)});
@@ -96,6 +91,31 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     samplers.final();
   }
   return sealRun(c, {writer, draft, anchors, dir: id.dir, quality: built !== null});
+}
+
+/** The bundle's folder, config, draft manifest and writer (the workload loaded for its bundle id). */
+async function openBundle(
+  c: RunContext,
+  shard: ShardIdentity | null,
+  probe: ServerProbe,
+  facts: Awaited<ReturnType<typeof hostFacts>>,
+  prompt: PromptPlan,
+  built: BuiltSuite | null,
+  resolvedYaml: string
+) {
+  const id = bundleIdentity(c, shard);
+  const workload = await loadWorkload(c, probe, prompt, id.bundleId);
+  await createBundleFolder(c, id.dir);
+  const environment = environmentOf(c, probe, facts, prompt);
+  const draft = await draftManifest(c, {bundleId: id.bundleId, resolvedYaml, environment, workload: workload.facts});
+  if (shard !== null) draft.shard = shard;
+  await writeOrFail(id.dir, async () => {
+    await c.fx.files.writeAtomic(join(id.dir, FILE_NAMES.config), resolvedYaml);
+    await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
+  });
+  const writer = await openWriter(c, id.dir, built !== null);
+  c.fx.log.info(`bundle: ${id.dir}`);
+  return {id, workload, draft, writer};
 }
 
 /** Probes the target (reachability, streaming, usage, keep-alive) and adapts the run to what it found. */

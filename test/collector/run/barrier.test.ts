@@ -190,10 +190,11 @@ describe("phaseBarrier", () => {
     expect(b.warnings.join("\n")).toMatch(/c4 repeat 1 measure: shard 0 gave up on this phase/);
   });
 
-  it("a ready file older than the timeout is another attempt's: not counted", async () => {
+  it("a ready file from well before this run began is another attempt's: not counted", async () => {
     const folder = barrierFolder(dir, PLAN, C4R1);
     mkdirSync(folder, {recursive: true});
-    writeFileSync(join(folder, "1.json"), JSON.stringify({shard: 1, atMs: Date.now() - 10_000}));
+    // older than the timeout and the clock slack before this run began: another attempt's
+    writeFileSync(join(folder, "1.json"), JSON.stringify({shard: 1, atMs: Date.now() - 300 - 60_000 - 1000}));
     const a = shardSide();
     await phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 300}, C4R1);
     expect(a.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
@@ -252,5 +253,48 @@ describe("phaseBarrier", () => {
     await barrier.wait(C4R1); // returns: no throw, no wait
     expect(a.notes.map((n) => n.event)).toEqual(["barrier_error"]);
     expect(String(a.notes[0]!.detail.message)).toMatch(/ENOTDIR/);
+  });
+
+  it("a peer that has waited longer than the timeout by this host's clock is still counted (clocks differ)", async () => {
+    // shard 1's clock runs 1.5 s behind this one's: by this clock it has waited longer than the 1 s timeout
+    const folder = barrierFolder(dir, PLAN, C4R1);
+    mkdirSync(folder, {recursive: true});
+    writeFileSync(join(folder, "1.json"), JSON.stringify({shard: 1, atMs: Date.now() - 1500}));
+    const a = shardSide();
+    await phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 1000}, C4R1);
+    expect(a.notes.map((n) => n.event)).toEqual(["barrier"]);
+  });
+
+  it("a shard that ended its run long ago is honoured however old its marker", async () => {
+    const a = shardSide();
+    const b = shardSide();
+    await shardBarrier(b.c, b.writer, identity(1, 2), {dir, timeoutMs: 200}).leave();
+    await sleep(700); // long after shard 1 ended (more than the timeout + margin), shard 0 reaches its next barrier
+    const t0 = Date.now();
+    await phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 200}, C4R1);
+    expect(Date.now() - t0).toBeLessThan(150);
+    expect(a.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "left", [1]]
+    ]);
+  });
+
+  it("a shard stopped while waiting is not counted as there by one that comes after", async () => {
+    const a = shardSide();
+    const b = shardSide();
+    const waiting = phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 60_000}, C4R1);
+    await sleep(50);
+    a.control.stop("interrupt", "test", 0);
+    await waiting;
+    await phaseBarrier(b.c, b.writer, identity(1, 2), {dir, timeoutMs: 60_000}, C4R1);
+    expect(b.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "gave_up", [0]]
+    ]);
+  });
+
+  it("the folder check of many shards at once with one pid (pods are all pid 1) never collides", async () => {
+    const a = shardSide();
+    const fx = {...a.c.fx, pid: 1};
+    const results = await Promise.all(Array.from({length: 8}, () => barrierDirProblem(fx, join(dir, "shared"))));
+    expect(results).toEqual(Array(8).fill(null));
   });
 });
