@@ -18,7 +18,7 @@ import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
 import {barrierDirProblem} from "../run/barrier.ts";
 import type {BarrierOptions, ShardRun} from "../run/context.ts";
-import {shardProblem} from "../run/shard.ts";
+import {searchNeedsBarrier, shardProblem} from "../run/shard.ts";
 import {workersCommand} from "./workers.ts";
 import {parseSlice, START_AT_WINDOW_MS} from "../../src/analysis/schema/shard.ts";
 import type {ProbeJudge} from "../run/context.ts";
@@ -143,6 +143,8 @@ export async function collectCommand(
   if (shard !== null) {
     const problem = shardProblem(config, shard.slice.count);
     if (problem !== null) throw new CliError(`--shard: ${problem}`, {exitCode: EXIT.usage});
+    const noBarrier = searchNeedsBarrier(config, shard.slice.count, shard.barrier !== null, "--barrier-dir");
+    if (noBarrier !== null) throw new CliError(`--shard: ${noBarrier}`, {exitCode: EXIT.usage});
     const dirProblem = shard.barrier ? await barrierDirProblem(fx, shard.barrier.dir) : null;
     if (dirProblem !== null)
       throw new CliError(`--barrier-dir ${shard.barrier!.dir}: cannot be written (${dirProblem})`, {

@@ -113,6 +113,26 @@ export function checkShardSet(shards: readonly Shard[]): Shard[] {
   return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, s]) => s);
 }
 
+/**
+ * The merged bundle's load points: every shard's, which are one list. A search adds its probes as it goes,
+ * each chosen from one verdict for all shards, so every shard that ran to its end lists the same probes; a
+ * shard that was stopped or failed may list fewer, the first ones of the same list (never other ones).
+ */
+export function mergedPoints(shards: readonly Pick<Shard, "dir" | "manifest">[]): Manifest["loadPoints"] {
+  const ids = (s: Pick<Shard, "manifest">) => s.manifest.loadPoints.map((p) => p.id);
+  const longest = shards.reduce((a, b) => (ids(b).length > ids(a).length ? b : a));
+  const all = ids(longest);
+  for (const s of shards) {
+    const mine = ids(s);
+    const prefix = mine.every((id, i) => id === all[i]);
+    if (!prefix || (mine.length < all.length && s.manifest.status === "complete"))
+      throw new MergeError(
+        `${s.dir} ran the load points ${mine.join(", ") || "(none)"}, ${longest.dir} ran ${all.join(", ")}: the shards of one experiment run the same points`
+      );
+  }
+  return longest.manifest.loadPoints;
+}
+
 /** Every record of one JSONL file, validated, with file:line in any error. */
 async function* records<T>(path: string, schema: ZodLike<T>): AsyncGenerator<T> {
   const lines = createInterface({input: createReadStream(path), crlfDelay: Infinity});
@@ -241,6 +261,7 @@ function mergedManifest(shards: readonly Shard[], places: readonly Placement[]):
   const note = `merged by \`inferscope merge\` from ${shards.length} shards (${shards.map((s) => s.manifest.bundleId).join(", ")}); the server and GPU telemetry are shard 0's`;
   return {
     ...base,
+    loadPoints: mergedPoints(shards),
     bundleId: mergedId(m0),
     status,
     statusReason: reason,

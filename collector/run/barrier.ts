@@ -39,7 +39,7 @@ export interface PhaseKey {
 export type GiveUpReason = "timeout" | "gave_up" | "left" | "clock";
 
 /** The folder of one experiment's barriers. */
-const experimentFolder = (dir: string, planSha256: string): string => join(dir, planSha256.slice(0, 16));
+export const experimentFolder = (dir: string, planSha256: string): string => join(dir, planSha256.slice(0, 16));
 
 /** The subfolder of one phase of one experiment. */
 export function barrierFolder(dir: string, planSha256: string, k: PhaseKey): string {

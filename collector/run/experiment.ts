@@ -22,6 +22,7 @@ import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
 import {leaveBarrier, shardBarrier} from "./barrier.ts";
+import {searchExchange} from "./searchExchange.ts";
 import {runPoints, type BeforePhase} from "./points.ts";
 import type {PlannedPoint} from "../load/plan.ts";
 import {startTelemetry} from "./telemetry.ts";
@@ -36,24 +37,26 @@ const PROBE_TIMEOUT_MS = 120_000;
  * suite with telemetry, seal.
  */
 export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
-  const probe = await probeTarget(c);
-  const facts = await hostFacts(c, probe);
-  const {prompt, built} = await prepareWorkload(c, probe);
   const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
   const shard = c.shard ? await shardIdentity(c.fx, c.config, c.shard, sha256Hex(resolvedYaml)) : null;
-  const {id, workload, draft, writer} = await openBundle(c, shard, probe, facts, prompt, built, resolvedYaml).catch(
-    async (e: unknown) => {
-      // a shard that fails before its load still tells the others not to wait for it
-      if (shard !== null && c.shard?.barrier) await leaveBarrier(c, shard, c.shard.barrier);
-      throw e;
-    }
-  );
+  const {probe, built, id, workload, draft, writer} = await (async () => {
+    const probe = await probeTarget(c);
+    const facts = await hostFacts(c, probe);
+    const {prompt, built} = await prepareWorkload(c, probe);
+    return {probe, built, ...(await openBundle(c, shard, probe, facts, prompt, built, resolvedYaml))};
+  })().catch(async (e: unknown) => {
+    // a shard that fails before its load (at the probe, the workload, the bundle) still tells the others
+    // not to wait for it
+    if (shard !== null && c.shard?.barrier) await leaveBarrier(c, shard, c.shard.barrier);
+    throw e;
+  });
 
   const anchors: Manifest["clockAnchors"] = [...draft.clockAnchors];
   writer.note(0, "run_start", {bundleId: id.bundleId, wall: anchors[0]!.wall, points: c.points.map((p) => p.point.id)});
   if (probe.downgrade) writer.note(c.rel(), "downgrade", {feature: "continuous_usage_stats", reason: probe.downgrade});
   const samplers = startTelemetry(c, writer, probe, anchors);
   const barrier = shard !== null && c.shard?.barrier ? shardBarrier(c, writer, shard, c.shard.barrier) : null;
+  const exchange = shard !== null && c.shard?.barrier ? searchExchange(c, shard, c.shard.barrier) : null;
   try {
     // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
     // a shard warms up, then waits for the experiment's start time: the measured phases start together;
@@ -74,7 +77,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
       draft.loadPoints.push(p.point);
       await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
     };
-    await runPoints(c, writer, workload, probe, id.bundleId, id.runId, onPointAdded, beforePhase);
+    await runPoints(c, writer, workload, probe, id.bundleId, id.runId, onPointAdded, beforePhase, exchange);
     if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, id), built);
     await samplers.lastScrape();
   } catch (e) {

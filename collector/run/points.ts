@@ -19,6 +19,7 @@ import type {Workload} from "../workload/build.ts";
 import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {RunContext} from "./context.ts";
 import {runSearch} from "./search.ts";
+import type {SearchExchange} from "./searchExchange.ts";
 import {runSlice} from "./shard.ts";
 
 /** Warmup schedules use a seed this far from the measured one, so the two never coincide. */
@@ -63,7 +64,9 @@ export async function runPoints(
   bundleId: string,
   runId: string,
   onPointAdded: (p: PlannedPoint) => Promise<void> = async () => undefined,
-  beforePhase: BeforePhase | null = null
+  beforePhase: BeforePhase | null = null,
+  /** A shard's: its searches are judged by shard 0 over every shard's records. */
+  exchange: SearchExchange | null = null
 ): Promise<void> {
   const pacer = c.pacer(() => c.fx.clock.nowNs());
   const progress = c.progress ?? silentProgress;
@@ -88,17 +91,23 @@ export async function runPoints(
   }
   for (const s of searches) {
     if (c.control.stopped) break;
-    await runSearch(c, writer, s, async (planned) => {
-      c.points.push(planned);
-      await onPointAdded(planned);
-      run.capture = {point: planned.point.id, records: []};
-      try {
-        await runPoint(run, planned, false);
-        return run.capture.records;
-      } finally {
-        run.capture = null;
-      }
-    });
+    await runSearch(
+      c,
+      writer,
+      s,
+      async (planned) => {
+        c.points.push(planned);
+        await onPointAdded(planned);
+        run.capture = {point: planned.point.id, records: []};
+        try {
+          await runPoint(run, planned, false);
+          return run.capture.records;
+        } finally {
+          run.capture = null;
+        }
+      },
+      exchange
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import {probePoint, type PlannedPoint, type PlannedSearch} from "../load/plan.ts
 import {nextSearchStep, type ProbeOutcome} from "../load/search.ts";
 import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {RunContext} from "./context.ts";
+import type {SearchExchange, SharedVerdict} from "./searchExchange.ts";
 
 /** Runs one probe as an ordinary load point and resolves with the records written for it. */
 export type MeasureProbe = (planned: PlannedPoint) => Promise<Omit<RequestRecord, "seq">[]>;
@@ -15,13 +16,15 @@ interface Measured extends ProbeOutcome {
  * One load search (issue 14): asks the pure stepper (load/search.ts) for the next probe, runs it as an
  * ordinary load point, judges it with the injected judge (the analyzer's definition) from the records it
  * just wrote, and notes every decision in the client log: search_start, search_probe (value, the verdicts
- * so far, the reason), search_verdict, search_end (the collector's answer and why it stopped).
+ * so far, the reason), search_verdict, search_end (the collector's answer and why it stopped). A shard judges
+ * no probe alone: through `exchange` shard 0 judges every shard's records of it, and all go on from that.
  */
 export async function runSearch(
   c: RunContext,
   writer: BundleWriter,
   {search, blockIndex}: PlannedSearch,
-  measure: MeasureProbe
+  measure: MeasureProbe,
+  exchange: SearchExchange | null = null
 ): Promise<void> {
   const judge = c.judgeProbe;
   if (judge === undefined) throw new Error("a load search needs a probe judge (CollectOptions.judgeProbe)");
@@ -54,11 +57,22 @@ export async function runSearch(
     if (stopped !== null)
       return end(null, `stopped during probe ${planned.point.id} (${stopped.kind}: ${stopped.reason})`);
     const lower = done.filter((d) => d.value < step.value).sort((a, b) => b.value - a.value)[0] ?? null;
-    const j = judge(search, records, planned.point, lower?.summary ?? null);
+    const judgeAll = (all: readonly Omit<RequestRecord, "seq">[]) =>
+      judge(search, all, planned.point, lower?.summary ?? null);
+    const shared: SharedVerdict =
+      exchange === null
+        ? {kind: "verdict", judgement: judgeAll(records)}
+        : await exchange.share(blockIndex, done.length, records, judgeAll);
+    if (shared.kind === "abort") {
+      writer.note(c.rel(), "search_exchange", {...tag, value: step.value, reason: shared.reason}, planned.point.id);
+      return end(null, `the shards could not judge probe ${planned.point.id} together: ${shared.reason}`);
+    }
+    const j = shared.judgement;
+    const by = exchange === null ? {} : {judgedBy: "shard 0, from every shard's records"};
     writer.note(
       c.rel(),
       "search_verdict",
-      {...tag, value: step.value, status: j.status, margin: j.margin, reason: j.reason},
+      {...tag, value: step.value, status: j.status, margin: j.margin, reason: j.reason, ...by},
       planned.point.id
     );
     done.push({value: step.value, status: j.status, summary: j.summary});

@@ -36,16 +36,21 @@ export function runSlice(config: RunConfig, shard: ShardRun | null | undefined):
 }
 
 /**
- * Why a config cannot be split into `count` shards, or null. A search decides each probe from the one before
- * (one client must see them all); a case suite is not sliced by ordinal (not yet supported); every
- * closed-loop shard needs at least one request in flight, and with conversations at least one conversation.
+ * Why a config cannot be split into `count` shards, or null. A case suite is not sliced by ordinal (not yet
+ * supported); every closed-loop shard needs at least one request in flight (a search's lowest probe too), and
+ * with conversations at least one conversation. A search is judged across shards (run/searchExchange.ts),
+ * which needs the barrier folder: `searchNeedsBarrier`.
  */
 export function shardProblem(config: RunConfig, count: number): string | null {
   if (count === 1) return null;
   if ((config.suites ?? []).length > 0) return "a case suite cannot be sharded (not yet supported): run it unsharded";
   const turns = sliceGroup(config);
   for (const [i, b] of loadBlocks(config).entries()) {
-    if (isSearchBlock(b)) return `load[${i}]: a load search cannot be sharded (each probe is chosen from the last)`;
+    if (isSearchBlock(b)) {
+      if (b.over === "concurrency" && b.range[0] < count)
+        return `load[${i}]: the search starts at concurrency ${b.range[0]}, below the shard count ${count}: a shard would send nothing`;
+      continue;
+    }
     if (turns > 1 && b.requests !== undefined && b.requests / turns < count)
       return `load[${i}]: ${b.requests / turns} conversation(s) (requests ${b.requests} / turns ${turns}) for ${count} shards: a conversation is never split, so a shard would measure nothing`;
     if (b.mode === "concurrency") {
@@ -57,6 +62,18 @@ export function shardProblem(config: RunConfig, count: number): string | null {
       return `load[${i}]: max_concurrency ${b.max_concurrency} is below the shard count ${count}`;
   }
   return null;
+}
+
+/**
+ * Why a sharded run of `config` without a barrier folder cannot run, or null: a search needs one. `give` names
+ * what provides it (`--barrier-dir`, or a plan's shared claim).
+ */
+export function searchNeedsBarrier(config: RunConfig, count: number, barrier: boolean, give: string): string | null {
+  if (count === 1 || barrier) return null;
+  const i = loadBlocks(config).findIndex(isSearchBlock);
+  return i < 0
+    ? null
+    : `load[${i}]: a load search over shards needs ${give}, a folder every shard can read: each probe is judged from every shard's records there`;
 }
 
 /** The shard's identity as the manifest records it (the start's lateness is filled in when it starts). */

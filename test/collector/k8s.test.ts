@@ -134,6 +134,13 @@ describe("inferscope k8s (issue 17)", () => {
     const e = await run(["k8s", "--plan", plan("far", {start_delay_s: 86_401})]);
     expect(e.code).toBe(2);
     expect(e.stderr).toContain("start_delay_s: a shard refuses a start time more than 24 h away");
+    // a search is judged from every shard's records, shared on the claim: pod-local evidence cannot
+    const search = {load: [{mode: "search", over: "concurrency", range: [2, 8], requests: 20}]};
+    const f = await run(["k8s", "--plan", plan("search", {evidence: {empty_dir: true}}, runConfig(search))]);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toContain("load[0]: a load search over shards needs evidence: {claim: …}");
+    const g = await run(["k8s", "--plan", plan("search-claim", {}, runConfig(search))]);
+    expect(g.code, g.stderr).toBe(0);
   });
 
   it("the pod's command and environment, run as 2 local processes, give 2 shards that merge into one run", async () => {

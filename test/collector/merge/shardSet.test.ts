@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {checkShardSet} from "../../../collector/merge/merge.ts";
+import {checkShardSet, mergedPoints} from "../../../collector/merge/merge.ts";
 import type {Manifest} from "../../../src/analysis/schema/index.ts";
 
 /** A shard bundle as the merge sees it: only its manifest's shard identity matters here. */
@@ -33,5 +33,32 @@ describe("the shards of one experiment (issue 17)", () => {
 
   it("reads a shard that names no unit as one ordinal at a time (bundles before units)", () => {
     expect(checkShardSet([shard("a", 0, 2), shard("b", 1, 2, 1)])).toHaveLength(2);
+  });
+});
+
+/** A shard bundle with only its load points (by id) and status. */
+const ran = (dir: string, ids: string[], status: Manifest["status"] = "complete") => ({
+  dir,
+  manifest: {status, loadPoints: ids.map((id) => ({id}))} as unknown as Manifest
+});
+
+describe("the merged load points (a search's probes are added as it goes)", () => {
+  it("are the shards' one list", () => {
+    const ids = ["concurrency-2", "concurrency-4", "concurrency-3"];
+    expect(mergedPoints([ran("a", ids), ran("b", ids)]).map((p) => p.id)).toEqual(ids);
+  });
+
+  it("are the longest list when a stopped shard ran only its first points", () => {
+    const merged = mergedPoints([ran("a", ["c-2"], "interrupted"), ran("b", ["c-2", "c-4"])]);
+    expect(merged.map((p) => p.id)).toEqual(["c-2", "c-4"]);
+  });
+
+  it("refuse shards that ran other points, or a shard that finished with fewer", () => {
+    expect(() => mergedPoints([ran("a", ["c-2", "c-4"]), ran("b", ["c-2", "c-3"])])).toThrow(
+      "b ran the load points c-2, c-3, a ran c-2, c-4: the shards of one experiment run the same points"
+    );
+    expect(() => mergedPoints([ran("a", ["c-2"]), ran("b", ["c-2", "c-4"])])).toThrow(
+      "a ran the load points c-2, b ran c-2, c-4"
+    );
   });
 });
