@@ -1,3 +1,4 @@
+import {randomUUID} from "node:crypto";
 import {execFile} from "node:child_process";
 import {closeSync, constants, fsyncSync, openSync, promises as fsp, renameSync, rmSync, writeSync} from "node:fs";
 import {hostname} from "node:os";
@@ -33,6 +34,11 @@ export interface Files {
   readFile(path: string): Promise<Buffer>;
   /** Temp file, fsync, rename, fsync of the folder. */
   writeAtomic(path: string, text: string): Promise<void>;
+  /**
+   * Writes a whole file only where none is: temp file, fsync, hard link to the path (fails with EEXIST when
+   * the path exists, so of writers racing on one path exactly one wins), fsync of the folder.
+   */
+  writeNew(path: string, text: string): Promise<void>;
   truncate(path: string, length: number): Promise<void>;
   size(path: string): Promise<number>;
   /** Reads `length` bytes at `position` (fewer at the end of the file). */
@@ -146,6 +152,23 @@ export const realFiles: Files = {
     } catch (e) {
       await fsp.rm(tmp, {force: true}); // a full disk leaves no half-written temp file behind
       throw e;
+    }
+    await fsyncDir(dirname(path));
+  },
+  writeNew: async (path, text) => {
+    // writers race on this path, maybe from pods that are all pid 1: a temp name of this write's own
+    const tmp = `${tempPathFor(path)}-${randomUUID()}`;
+    try {
+      const h = await fsp.open(tmp, "w");
+      try {
+        await h.writeFile(text);
+        await h.sync();
+      } finally {
+        await h.close();
+      }
+      await fsp.link(tmp, path);
+    } finally {
+      await fsp.rm(tmp, {force: true});
     }
     await fsyncDir(dirname(path));
   },

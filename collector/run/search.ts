@@ -62,7 +62,7 @@ export async function runSearch(
     const shared: SharedVerdict =
       exchange === null
         ? {kind: "verdict", judgement: judgeAll(records)}
-        : await exchange.share(blockIndex, done.length, records, judgeAll);
+        : await exchange.share({block: blockIndex, n: done.length, point: planned.point.id, records}, judgeAll);
     if (shared.kind === "abort") {
       writer.note(c.rel(), "search_exchange", {...tag, value: step.value, reason: shared.reason}, planned.point.id);
       return end(null, `the shards could not judge probe ${planned.point.id} together: ${shared.reason}`);

@@ -2,11 +2,12 @@
  * A load search over shards (issue 17): each probe is chosen from the verdicts before it, and a verdict needs
  * every shard's requests (a percentile is never merged from per-shard summaries). After each probe every
  * shard writes the records it measured into the experiment's barrier folder; shard 0 waits for all of them,
- * places them on one timeline as `inferscope merge` does (each shard's wall-clock origin), judges the union
- * and writes the verdict; every shard, shard 0 included, goes on from that one verdict, so all choose the
- * same next probe. When a shard's records do not come (it ended its run, or the timeout passed), shard 0
- * writes an abort instead, and every shard ends the search there, saying why; a shard that sees neither
- * verdict nor abort in time ends it too. Files older than the run's staleness cutoff are another attempt's.
+ * checks that they are of one probe, places them on one timeline as `inferscope merge` does (each shard's
+ * wall-clock origin), judges the union and writes the decision. The decision file is written once, by
+ * whoever comes first — shard 0's verdict or abort, or the abort of a shard that gave up waiting (a timeout,
+ * shard 0 gone, a stop) — and every shard reads back the one that won, so all go on from one decision: the
+ * same next probe, or the search ended on every shard. Files older than the run's staleness cutoff are
+ * another attempt's.
  */
 import {join} from "node:path";
 
@@ -23,19 +24,24 @@ type Req = Omit<RequestRecord, "seq">;
 /** What the shards go on from after one probe: shard 0's verdict over all shards' records, or why not. */
 export type SharedVerdict = {kind: "verdict"; judgement: ProbeJudgement} | {kind: "abort"; reason: string};
 
+/** The probe a shard shares: which one (every shard must have run the same) and its records. */
+export interface SharedProbe {
+  block: number;
+  /** The probe's number in its search, from 0. */
+  n: number;
+  point: string;
+  records: readonly Req[];
+}
+
 export interface SearchExchange {
-  /** Shares this shard's records of probe `n` of search `block`; `judge` (shard 0 only) sees every shard's. */
-  share(
-    block: number,
-    n: number,
-    records: readonly Req[],
-    judge: (all: Req[]) => ProbeJudgement
-  ): Promise<SharedVerdict>;
+  /** Shares this shard's records of one probe; `judge` (shard 0 only) sees every shard's. */
+  share(probe: SharedProbe, judge: (all: Req[]) => ProbeJudgement): Promise<SharedVerdict>;
 }
 
 interface Published {
   shard: number;
   atMs: number;
+  point: string;
   /** The shard's run origin on the wall clock (ms): where its run-relative times lie on the shared timeline. */
   originWallMs: number;
   records: Req[];
@@ -45,9 +51,21 @@ interface Published {
 export const probeFolder = (dir: string, planSha256: string, block: number, n: number): string =>
   join(experimentFolder(dir, planSha256), `search${block}.probe${n}`);
 
-const VERDICT = "verdict.json";
+const DECISION = "verdict.json";
 
-/** Parses a file this exchange wrote, or null (not ours, not whole, or from an earlier attempt). */
+/**
+ * A record as the judge needs it: without the event payloads and texts (bundle v2's verbatim heads, the
+ * prompt and response), which no judged metric reads and which would multiply what crosses the folder.
+ */
+export function lean(r: Req): Req {
+  const {body: _b, promptText: _p, responseText: _r, reasoningText: _t, ...rest} = r;
+  return {...rest, events: r.events.map((e) => (e.length > 4 ? (e.slice(0, 4) as typeof e) : e))};
+}
+
+/** An error of the folder (an errno code), as against a bug, which is let through. */
+const isFsError = (e: unknown): boolean => typeof (e as NodeJS.ErrnoException).code === "string";
+
+/** Parses a file this exchange wrote, or null (not there, not whole, or from an earlier attempt). */
 async function readOwn<T extends {atMs: number}>(c: RunContext, path: string, sinceMs: number): Promise<T | null> {
   let text: string;
   try {
@@ -60,7 +78,7 @@ async function readOwn<T extends {atMs: number}>(c: RunContext, path: string, si
     const v = JSON.parse(text) as T;
     return typeof v.atMs === "number" && v.atMs >= sinceMs ? v : null;
   } catch {
-    return null; // written atomically, so a file that does not parse is not one of ours
+    return null; // written whole (atomically), so a file that does not parse is not one of ours
   }
 }
 
@@ -93,41 +111,70 @@ export function unionOf(published: readonly Published[]): Req[] {
     .flatMap((p) => p.records.map((r) => shiftRequest(r, Math.round((p.originWallMs - zero) * 1e6), p.shard)));
 }
 
-/** Shard 0: waits for every shard's records, judges their union, writes the verdict (or the abort). */
+/**
+ * Writes the decision unless one is there, and returns the one that is: of shard 0's verdict and any
+ * shard's abort, the first written wins on every shard.
+ */
+async function decide(c: RunContext, folder: string, sinceMs: number, v: SharedVerdict): Promise<SharedVerdict> {
+  const path = join(folder, DECISION);
+  try {
+    await c.fx.files.writeNew(path, JSON.stringify({atMs: c.fx.clock.wallMs(), ...v}));
+    return v;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+  const won = await readOwn<SharedVerdict & {atMs: number}>(c, path, sinceMs);
+  if (won === null) return v; // an earlier attempt's decision holds the name: this attempt's shards all see it so
+  const {atMs: _atMs, ...verdict} = won;
+  return verdict;
+}
+
+/** The decision already written, or null. */
+async function decided(c: RunContext, folder: string, sinceMs: number): Promise<SharedVerdict | null> {
+  const v = await readOwn<SharedVerdict & {atMs: number}>(c, join(folder, DECISION), sinceMs);
+  if (v === null) return null;
+  const {atMs: _atMs, ...verdict} = v;
+  return verdict;
+}
+
+const missingOf = (count: number, got: ReadonlyMap<number, unknown>) =>
+  Array.from({length: count}, (_, k) => k).filter((k) => !got.has(k));
+
+/** Shard 0: waits for every shard's records of `point`, judges their union; or why it cannot. */
 async function lead(
   c: RunContext,
   o: BarrierOptions,
   shard: ShardIdentity,
   folder: string,
   sinceMs: number,
+  point: string,
   judge: (all: Req[]) => ProbeJudgement
 ): Promise<SharedVerdict> {
   const t0 = c.fx.clock.nowNs();
   const got = new Map<number, Published>();
-  let v: SharedVerdict | null = null;
-  while (v === null) {
-    for (let k = 0; k < shard.count; k++)
-      if (!got.has(k)) {
-        const p = await readOwn<Published>(c, join(folder, `${k}.json`), sinceMs);
-        if (p !== null) got.set(k, p);
-      }
-    const missing = Array.from({length: shard.count}, (_, k) => k).filter((k) => !got.has(k));
-    if (missing.length === 0) {
-      v = {kind: "verdict", judgement: judge(unionOf([...got.values()]))};
-      break;
+  for (;;) {
+    const already = await decided(c, folder, sinceMs); // a shard that gave up first
+    if (already !== null) return already;
+    for (const k of missingOf(shard.count, got)) {
+      const p = await readOwn<Published>(c, join(folder, `${k}.json`), sinceMs);
+      if (p !== null) got.set(k, p);
     }
+    const other = [...got.values()].find((p) => p.point !== point);
+    if (other !== undefined)
+      return {kind: "abort", reason: `shard ${other.shard} ran probe ${other.point}, shard 0 ${point}`};
+    const missing = missingOf(shard.count, got);
+    if (missing.length === 0) return {kind: "verdict", judgement: judge(unionOf([...got.values()]))};
     const gone = [...(await ended(c, o, shard, sinceMs))].filter((k) => missing.includes(k));
-    const late = c.fx.clock.nowNs() - t0 >= BigInt(o.timeoutMs) * 1_000_000n;
-    if (gone.length > 0) v = {kind: "abort", reason: `shard ${gone.join(", ")} ended its run before its records came`};
-    else if (late) v = {kind: "abort", reason: `shard ${missing.join(", ")}: no records after ${o.timeoutMs / 1000} s`};
-    else if (c.control.stopped) v = {kind: "abort", reason: "shard 0 was stopped"};
-    else await c.fx.sleep(BARRIER_POLL_MS);
+    if (gone.length > 0)
+      return {kind: "abort", reason: `shard ${gone.join(", ")} ended its run before its records came`};
+    if (c.fx.clock.nowNs() - t0 >= BigInt(o.timeoutMs) * 1_000_000n)
+      return {kind: "abort", reason: `shard ${missing.join(", ")}: no records after ${o.timeoutMs / 1000} s`};
+    if (c.control.stopped) return {kind: "abort", reason: "shard 0 was stopped"};
+    await c.fx.sleep(BARRIER_POLL_MS);
   }
-  await c.fx.files.writeAtomic(join(folder, VERDICT), JSON.stringify({atMs: c.fx.clock.wallMs(), ...v}));
-  return v;
 }
 
-/** Any other shard: waits for shard 0's verdict (twice the timeout: shard 0 itself waits up to one). */
+/** Any other shard: waits for the decision (twice the timeout: shard 0 itself waits up to one), else gives up. */
 async function follow(
   c: RunContext,
   o: BarrierOptions,
@@ -137,11 +184,9 @@ async function follow(
 ): Promise<SharedVerdict> {
   const t0 = c.fx.clock.nowNs();
   for (;;) {
-    const v = await readOwn<SharedVerdict & {atMs: number}>(c, join(folder, VERDICT), sinceMs);
-    if (v !== null) {
-      const {atMs: _atMs, ...verdict} = v;
-      return verdict;
-    }
+    const v = await decided(c, folder, sinceMs);
+    if (v !== null) return v;
+    // the abort is a proposal: a decision written meanwhile wins (decide reads it back)
     if ((await ended(c, o, shard, sinceMs)).has(0))
       return {kind: "abort", reason: "shard 0 ended its run before it judged the probe"};
     if (c.fx.clock.nowNs() - t0 >= 2n * BigInt(o.timeoutMs) * 1_000_000n)
@@ -155,22 +200,32 @@ async function follow(
 export function searchExchange(c: RunContext, shard: ShardIdentity, o: BarrierOptions): SearchExchange {
   const sinceMs = staleBefore(c.fx.clock.wallMs(), o.timeoutMs);
   return {
-    async share(block, n, records, judge) {
+    async share({block, n, point, records}, judge) {
       const folder = probeFolder(o.dir, shard.planSha256, block, n);
+      const own = join(folder, `${shard.index}.json`);
+      let proposal: SharedVerdict;
       try {
         await c.fx.files.mkdirp(folder);
         const mine: Published = {
           shard: shard.index,
           atMs: c.fx.clock.wallMs(),
+          point,
           originWallMs: c.startWall,
-          records: [...records]
+          records: records.map(lean)
         };
-        await c.fx.files.writeAtomic(join(folder, `${shard.index}.json`), JSON.stringify(mine));
-        return shard.index === 0
-          ? await lead(c, o, shard, folder, sinceMs, judge)
-          : await follow(c, o, shard, folder, sinceMs);
+        await c.fx.files.writeAtomic(own, JSON.stringify(mine));
+        proposal =
+          shard.index === 0
+            ? await lead(c, o, shard, folder, sinceMs, point, judge)
+            : await follow(c, o, shard, folder, sinceMs);
+        const v = await decide(c, folder, sinceMs, proposal);
+        await c.fx.files.remove(own).catch(() => undefined); // judged or not, no one reads it again
+        return v;
       } catch (e) {
-        return {kind: "abort", reason: `the barrier folder failed (${(e as Error).message})`};
+        if (!isFsError(e)) throw e; // a collector bug is a collector error, not an abort
+        const reason = `the barrier folder failed (${(e as Error).message})`;
+        // tell the others, so that none waits out its timeout (best effort)
+        return decide(c, folder, sinceMs, {kind: "abort", reason}).catch(() => ({kind: "abort", reason}));
       }
     }
   };

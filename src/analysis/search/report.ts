@@ -20,6 +20,8 @@ export interface SearchPointInput {
 
 export interface SearchNote {
   event: string;
+  /** The shard that wrote it in a merged bundle (every shard notes the same search), else null. */
+  shard?: number | null;
   detail: Record<string, unknown>;
 }
 
@@ -71,9 +73,12 @@ function statement(s: SearchSpec, a: SearchAnswer, clientBound: string | null): 
 const g6Of = (gates: readonly GateResult[], id: string): string | null =>
   gates.find((g) => g.id === "G6")?.points?.find((p) => p.point === id)?.status ?? null;
 
-/** The collector's own notes of one search (shown beside the answer, never used in it). */
+/**
+ * The collector's own notes of one search (shown beside the answer, never used in it). Merged from shards,
+ * every shard noted the same probes from one verdict: shard 0's notes are the search's.
+ */
 function collectorSide(notes: readonly SearchNote[], block: number): SearchReportValue["collector"] {
-  const mine = notes.filter((n) => n.detail.search === block);
+  const mine = notes.filter((n) => n.detail.search === block && (n.shard ?? 0) === 0);
   const end = mine.find((n) => n.event === "search_end");
   if (end === undefined) return null;
   const answer = end.detail.answer;

@@ -8,7 +8,7 @@ import {defaultEffects} from "../../../collector/effects.ts";
 import {RunControl} from "../../../collector/load/control.ts";
 import {leftFolder} from "../../../collector/run/barrier.ts";
 import type {ProbeJudgement, RunContext} from "../../../collector/run/context.ts";
-import {probeFolder, searchExchange} from "../../../collector/run/searchExchange.ts";
+import {lean, probeFolder, searchExchange} from "../../../collector/run/searchExchange.ts";
 import type {RequestRecord} from "../../../src/analysis/schema/index.ts";
 import type {ShardIdentity} from "../../../src/analysis/schema/shard.ts";
 
@@ -65,8 +65,8 @@ describe("searchExchange", () => {
       throw new Error("only shard 0 judges");
     };
     const [v0, v1] = await Promise.all([
-      s0.share(0, 0, [req(0, 1_000_000), req(2, 3_000_000)], judged),
-      s1.share(0, 0, [req(1, 1_000_000)], never)
+      s0.share({block: 0, n: 0, point: "c-2", records: [req(0, 1_000_000), req(2, 3_000_000)]}, judged),
+      s1.share({block: 0, n: 0, point: "c-2", records: [req(1, 1_000_000)]}, never)
     ]);
     expect(v0).toEqual({kind: "verdict", judgement: PASS});
     expect(v1).toEqual(v0);
@@ -90,8 +90,8 @@ describe("searchExchange", () => {
     const s0 = searchExchange(side(now), identity(0, 3), o);
     const s2 = searchExchange(side(now), identity(2, 3), o);
     const [v0, v2] = await Promise.all([
-      s0.share(1, 3, [req(0, 0)], () => PASS),
-      s2.share(1, 3, [req(2, 0)], () => PASS)
+      s0.share({block: 1, n: 3, point: "c-2", records: [req(0, 0)]}, () => PASS),
+      s2.share({block: 1, n: 3, point: "c-2", records: [req(2, 0)]}, () => PASS)
     ]);
     expect(v0).toEqual({kind: "abort", reason: "shard 1 ended its run before its records came"});
     expect(v2).toEqual(v0);
@@ -102,7 +102,7 @@ describe("searchExchange", () => {
   it("gives up after the timeout when a shard's records never come", async () => {
     const s0 = searchExchange(side(Date.now()), identity(0, 2), {dir, timeoutMs: 150});
     const t0 = Date.now();
-    expect(await s0.share(0, 0, [req(0, 0)], () => PASS)).toEqual({
+    expect(await s0.share({block: 0, n: 0, point: "c-2", records: [req(0, 0)]}, () => PASS)).toEqual({
       kind: "abort",
       reason: "shard 1: no records after 0.15 s"
     });
@@ -114,7 +114,7 @@ describe("searchExchange", () => {
     mkdirSync(leftFolder(dir, PLAN), {recursive: true});
     writeFileSync(join(leftFolder(dir, PLAN), "0.json"), JSON.stringify({shard: 0, atMs: now}));
     const s1 = searchExchange(side(now), identity(1, 2), {dir, timeoutMs: 5000});
-    expect(await s1.share(0, 0, [req(1, 0)], () => PASS)).toEqual({
+    expect(await s1.share({block: 0, n: 0, point: "c-2", records: [req(1, 0)]}, () => PASS)).toEqual({
       kind: "abort",
       reason: "shard 0 ended its run before it judged the probe"
     });
@@ -130,16 +130,62 @@ describe("searchExchange", () => {
     writeFileSync(join(folder, "verdict.json"), JSON.stringify({atMs: old, kind: "verdict", judgement: PASS}));
     writeFileSync(join(folder, "1.json"), JSON.stringify({shard: 1, atMs: old, originWallMs: old, records: []}));
     const s0 = searchExchange(side(now), identity(0, 2), o);
-    expect(await s0.share(0, 0, [req(0, 0)], () => PASS)).toEqual({
+    expect(await s0.share({block: 0, n: 0, point: "c-2", records: [req(0, 0)]}, () => PASS)).toEqual({
       kind: "abort",
       reason: "shard 1: no records after 0.15 s"
     });
     const s1 = searchExchange(side(now), identity(1, 2), o);
     rmSync(join(folder, "verdict.json"));
     writeFileSync(join(folder, "verdict.json"), JSON.stringify({atMs: old, kind: "verdict", judgement: PASS}));
-    expect(await s1.share(0, 0, [req(1, 0)], () => PASS)).toEqual({
+    expect(await s1.share({block: 0, n: 0, point: "c-2", records: [req(1, 0)]}, () => PASS)).toEqual({
       kind: "abort",
       reason: "no verdict from shard 0 after 0.3 s"
     });
+  });
+
+  it("the first decision wins: a shard that gave up waiting ends the search for shard 0 too", async () => {
+    const now = Date.now();
+    const s1 = searchExchange(side(now), identity(1, 2), {dir, timeoutMs: 100});
+    const gaveUp = await s1.share({block: 0, n: 0, point: "c-2", records: [req(1, 0)]}, () => PASS);
+    expect(gaveUp).toEqual({kind: "abort", reason: "no verdict from shard 0 after 0.2 s"});
+    // shard 0 arrives late: shard 1's records are there, but the decision is taken
+    const s0 = searchExchange(side(now), identity(0, 2), {dir, timeoutMs: 100});
+    const late = await s0.share({block: 0, n: 0, point: "c-2", records: [req(0, 0)]}, () => {
+      throw new Error("judged after the decision");
+    });
+    expect(late).toEqual(gaveUp);
+  });
+
+  it("refuses to judge records of another probe", async () => {
+    const o = {dir, timeoutMs: 5000};
+    const now = Date.now();
+    const [v0, v1] = await Promise.all([
+      searchExchange(side(now), identity(0, 2), o).share({block: 0, n: 1, point: "c-4", records: []}, () => PASS),
+      searchExchange(side(now), identity(1, 2), o).share({block: 0, n: 1, point: "c-3", records: []}, () => PASS)
+    ]);
+    expect(v0).toEqual({kind: "abort", reason: "shard 1 ran probe c-3, shard 0 c-4"});
+    expect(v1).toEqual(v0);
+  });
+
+  it("a verdict written before shard 0 left is taken, not an abort", async () => {
+    const now = Date.now();
+    const folder = probeFolder(dir, PLAN, 0, 0);
+    mkdirSync(folder, {recursive: true});
+    writeFileSync(join(folder, "verdict.json"), JSON.stringify({atMs: now, kind: "verdict", judgement: PASS}));
+    mkdirSync(leftFolder(dir, PLAN), {recursive: true});
+    writeFileSync(join(leftFolder(dir, PLAN), "0.json"), JSON.stringify({shard: 0, atMs: now}));
+    const s1 = searchExchange(side(now), identity(1, 2), {dir, timeoutMs: 5000});
+    expect(await s1.share({block: 0, n: 0, point: "c-2", records: []}, () => PASS)).toEqual({
+      kind: "verdict",
+      judgement: PASS
+    });
+  });
+
+  it("shares records without the event payloads and texts, which no judged metric reads", () => {
+    const r = {...req(0, 0), events: [[5, 40, "data", 1, 'data: {"x":1}']], responseText: "hello", promptText: "p"};
+    const l = lean(r as never);
+    expect(l.events).toEqual([[5, 40, "data", 1]]);
+    expect("responseText" in l || "promptText" in l).toBe(false);
+    expect(l.tSchedNs).toBe(0);
   });
 });

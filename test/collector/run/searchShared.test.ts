@@ -16,6 +16,7 @@ const config = testConfig("http://127.0.0.1:9/v1", {
   load: [{mode: "search", over: "concurrency", range: [2, 8], requests: 20}]
 });
 const OWN: ProbeJudgement = {status: "fail", margin: 2, reason: "own slice", summary: null};
+const RECORDS = [{index: 0}] as never[];
 const SHARED: ProbeJudgement = {status: "pass", margin: 0.5, reason: "every shard's", summary: null};
 
 async function search(answers: SharedVerdict[]) {
@@ -30,12 +31,16 @@ async function search(answers: SharedVerdict[]) {
   } as unknown as BundleWriter;
   const shared: number[] = [];
   const exchange: SearchExchange = {
-    share: async (_block, n) => {
+    share: async ({n, point, records}, judge) => {
       shared.push(n);
+      // what shard 0 would judge: this shard's records of this probe (and every other shard's)
+      expect(point).toBe(`concurrency-${[2, 4, 3][n]}`);
+      expect(records).toEqual(RECORDS);
+      expect(judge([])).toEqual(OWN);
       return answers[n]!;
     }
   };
-  await runSearch(c, writer, planSearches(config)[0]!, async () => [], exchange);
+  await runSearch(c, writer, planSearches(config)[0]!, async () => RECORDS, exchange);
   return {notes, shared};
 }
 

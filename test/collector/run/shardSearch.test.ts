@@ -101,6 +101,8 @@ describe("a load search over 2 shards (collect --workers 2)", () => {
       [3, "pass"]
     ]);
     expect([s.answer.highest_pass, s.answer.lowest_fail]).toEqual([KNOWN, KNOWN + 1]);
+    // beside it, the collector's side: the search as shard 0 noted it (every shard noted the same 3 probes)
+    expect(s.collector).toMatchObject({answer: KNOWN, probes: 3});
   }, 120_000);
 
   it("refuses a search over shards without a barrier folder, and one that starts below the shard count", async () => {
