@@ -186,12 +186,15 @@ async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
         const ahead = [...now.ready].filter(([, atMs]) => atMs + BARRIER_MARGIN_MS === startMs).map(([i]) => i);
         return giveUp(s, k, "clock", ahead, readyMs);
       }
-      const lateNs = await waitUntilWall(c, startMs);
+      const wokeLateNs = await waitUntilWall(c, startMs);
+      const wokeNs = clock.nowNs();
       if (c.control.stopped) return stopped(s, folder);
       // one that gave up just before the others arrived started on its own: this start was not common
       const after = await look(s, folder, readyMs);
       if (after.gaveUp.length > 0) return giveUp(s, k, "gave_up", after.gaveUp, readyMs);
-      const detail = {phase: k.phase, startAtMs: startMs, waitedMs: startMs - readyMs, lateNs: Math.max(0, lateNs)};
+      // late by the wake-up and by that last look: the phase begins now, not when the wait ended
+      const lateNs = Math.max(0, wokeLateNs) + Number(clock.nowNs() - wokeNs);
+      const detail = {phase: k.phase, startAtMs: startMs, waitedMs: startMs - readyMs, lateNs};
       s.writer.note(c.rel(), "barrier", detail, k.point, k.repeat);
       return true;
     }

@@ -139,6 +139,33 @@ describe("phaseBarrier", () => {
     expect(readdirSync(barrierFolder(dir, PLAN, C4R1)).sort()).toEqual(["0.json", "1.json"]);
   });
 
+  it("lateness counts the last look after the wake-up: the phase begins when the note is written", async () => {
+    const a = shardSide();
+    const b = shardSide();
+    // a's folder listings take 40 ms once the common start has passed (a busy disk, a network volume)
+    let startMs = Infinity;
+    const list = a.c.fx.files.list.bind(a.c.fx.files);
+    a.c.fx.files = {
+      ...a.c.fx.files,
+      list: async (p: string) => {
+        if (Date.now() >= startMs) await sleep(40);
+        return list(p);
+      }
+    };
+    const opts = {dir, timeoutMs: 10_000};
+    const first = phaseBarrier(a.c, a.writer, identity(0, 2), opts, C4R1);
+    await sleep(50);
+    startMs = Date.now() + BARRIER_MARGIN_MS; // b's ready time + the margin, to within a millisecond
+    await Promise.all([first, phaseBarrier(b.c, b.writer, identity(1, 2), opts, C4R1)]);
+    const na = a.notes[0]!;
+    expect(na.event).toBe("barrier");
+    // three listings (ready, gave up, left) of 40 ms each stand between the wake-up and the phase's begin
+    expect(na.detail.lateNs as number).toBeGreaterThanOrEqual(110e6);
+    expect(na.wallMs - (na.detail.startAtMs as number)).toBeLessThanOrEqual(
+      Math.ceil((na.detail.lateNs as number) / 1e6) + 2
+    );
+  });
+
   it("a shard that never comes: the wait ends at the timeout, noted with who was missing", async () => {
     const a = shardSide();
     const t0 = Date.now();
