@@ -100,6 +100,17 @@ export const realSleep = (ms: number): Promise<void> => new Promise((resolve) =>
 /** The temp file beside `path` that an atomic write renames over it. */
 const tempPathFor = (path: string): string => `${path}.tmp-${process.pid}`;
 
+/** Writes a new file whole and fsyncs it (the first step of writeAtomic and writeNew). */
+async function writeSynced(path: string, text: string): Promise<void> {
+  const h = await fsp.open(path, "w");
+  try {
+    await h.writeFile(text);
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
 async function fsyncDir(dir: string): Promise<void> {
   const h = await fsp.open(dir, constants.O_RDONLY);
   try {
@@ -141,13 +152,7 @@ export const realFiles: Files = {
   writeAtomic: async (path, text) => {
     const tmp = tempPathFor(path);
     try {
-      const h = await fsp.open(tmp, "w");
-      try {
-        await h.writeFile(text);
-        await h.sync();
-      } finally {
-        await h.close();
-      }
+      await writeSynced(tmp, text);
       await fsp.rename(tmp, path);
     } catch (e) {
       await fsp.rm(tmp, {force: true}); // a full disk leaves no half-written temp file behind
@@ -159,13 +164,7 @@ export const realFiles: Files = {
     // writers race on this path, maybe from pods that are all pid 1: a temp name of this write's own
     const tmp = `${tempPathFor(path)}-${randomUUID()}`;
     try {
-      const h = await fsp.open(tmp, "w");
-      try {
-        await h.writeFile(text);
-        await h.sync();
-      } finally {
-        await h.close();
-      }
+      await writeSynced(tmp, text);
       await fsp.link(tmp, path);
     } finally {
       await fsp.rm(tmp, {force: true});

@@ -81,6 +81,10 @@ async function readMarks(c: RunContext, folder: string, ext: string, sinceMs: nu
   return out;
 }
 
+/** The shards whose `left` marker (no older than `sinceMs`) says they ended their run, with when. */
+export const endedShards = (c: RunContext, dir: string, planSha256: string, sinceMs: number) =>
+  readMarks(c, leftFolder(dir, planSha256), "json", sinceMs);
+
 const mark = (c: RunContext, folder: string, name: string, shard: number, atMs: number): Promise<void> =>
   c.fx.files.writeAtomic(join(folder, name), JSON.stringify({shard, atMs}));
 
@@ -146,7 +150,7 @@ async function look(s: Side, folder: string, readyMs: number) {
   const ready = await readMarks(c, folder, "json", sinceMs);
   ready.set(shard.index, readyMs);
   const gaveUp = await readMarks(c, folder, "gaveup", sinceMs);
-  const ended = await readMarks(c, leftFolder(o.dir, shard.planSha256), "json", sinceMs);
+  const ended = await endedShards(c, o.dir, shard.planSha256, sinceMs);
   const all = Array.from({length: shard.count}, (_, i) => i);
   return {
     ready,

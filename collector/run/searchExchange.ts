@@ -16,7 +16,7 @@ import {min} from "d3-array";
 import type {RequestRecord} from "../../src/analysis/schema/index.ts";
 import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
 import {shiftRequest} from "../merge/shift.ts";
-import {BARRIER_POLL_MS, experimentFolder, leftFolder, staleBefore} from "./barrier.ts";
+import {BARRIER_POLL_MS, endedShards, experimentFolder, staleBefore} from "./barrier.ts";
 import type {BarrierOptions, ProbeJudgement, RunContext} from "./context.ts";
 
 type Req = Omit<RequestRecord, "seq">;
@@ -83,22 +83,8 @@ async function readOwn<T extends {atMs: number}>(c: RunContext, path: string, si
 }
 
 /** The shards whose `left` marker is there (they ended their run). */
-async function ended(c: RunContext, o: BarrierOptions, shard: ShardIdentity, sinceMs: number): Promise<Set<number>> {
-  const folder = leftFolder(o.dir, shard.planSha256);
-  const out = new Set<number>();
-  let names: string[];
-  try {
-    names = await c.fx.files.list(folder);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return out;
-    throw e;
-  }
-  for (const name of names) {
-    const m = /^(\d+)\.json$/.exec(name);
-    if (m !== null && (await readOwn(c, join(folder, name), sinceMs)) !== null) out.add(Number(m[1]));
-  }
-  return out;
-}
+const ended = async (c: RunContext, o: BarrierOptions, shard: ShardIdentity, sinceMs: number) =>
+  new Set((await endedShards(c, o.dir, shard.planSha256, sinceMs)).keys());
 
 /**
  * Every shard's records on one timeline, the earliest shard's: each shifted by its origin's offset from the
@@ -123,10 +109,8 @@ async function decide(c: RunContext, folder: string, sinceMs: number, v: SharedV
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
-  const won = await readOwn<SharedVerdict & {atMs: number}>(c, path, sinceMs);
-  if (won === null) return v; // an earlier attempt's decision holds the name: this attempt's shards all see it so
-  const {atMs: _atMs, ...verdict} = won;
-  return verdict;
+  // null: an earlier attempt's decision holds the name (this attempt's shards all see it so)
+  return (await decided(c, folder, sinceMs)) ?? v;
 }
 
 /** The decision already written, or null. */

@@ -7,6 +7,7 @@ import {stringify as stringifyYaml} from "yaml";
 
 import {analyzeBundle, type Report} from "../../src/analysis/index.ts";
 import type {Manifest} from "../../src/analysis/schema/index.ts";
+import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
 import {RunConfigSpec, type RunConfig, type RunConfigSpec as RunConfigInput} from "../../src/analysis/schema/config.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {defaultCollectDeps} from "../../collector/commands/collect.ts";
@@ -208,3 +209,14 @@ export function writeConfig(dir: string, name: string, config: Record<string, un
   writeFileSync(path, stringifyYaml(config));
   return path;
 }
+
+/** Shard `index` of `count` of the experiment `planSha256`, as the barrier and the search exchange see it. */
+export const shardIdentityOf = (planSha256: string, index: number, count: number): ShardIdentity => ({
+  index,
+  count,
+  group: 1,
+  planSha256,
+  startAt: null,
+  startLateNs: null,
+  timeSync: {source: null, synchronized: null, offsetMs: null, raw: null, reason: "test"}
+});

@@ -18,6 +18,7 @@ import type {BarrierOptions} from "../../../collector/run/context.ts";
 import type {RunContext} from "../../../collector/run/context.ts";
 import type {BundleWriter} from "../../../collector/writer/bundleWriter.ts";
 import type {ShardIdentity} from "../../../src/analysis/schema/shard.ts";
+import {shardIdentityOf} from "../helpers.ts";
 
 /**
  * The shards' phase barrier (issue 17): every shard in the shared folder, then one common start derived from
@@ -30,15 +31,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, {recursive: true, force: true}));
 
 const PLAN = "ab".repeat(32);
-const identity = (index: number, count: number): ShardIdentity => ({
-  index,
-  count,
-  group: 1,
-  planSha256: PLAN,
-  startAt: null,
-  startLateNs: null,
-  timeSync: {source: null, synchronized: null, offsetMs: null, raw: null, reason: "test"}
-});
+const identity = (index: number, count: number) => shardIdentityOf(PLAN, index, count);
 
 interface Note {
   event: string;

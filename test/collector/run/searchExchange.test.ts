@@ -10,7 +10,7 @@ import {leftFolder} from "../../../collector/run/barrier.ts";
 import type {ProbeJudgement, RunContext} from "../../../collector/run/context.ts";
 import {lean, probeFolder, searchExchange} from "../../../collector/run/searchExchange.ts";
 import type {RequestRecord} from "../../../src/analysis/schema/index.ts";
-import type {ShardIdentity} from "../../../src/analysis/schema/shard.ts";
+import {shardIdentityOf} from "../helpers.ts";
 
 /**
  * A load search over shards (issue 17): shard 0 judges each probe from every shard's records, placed on one
@@ -23,15 +23,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, {recursive: true, force: true}));
 
 const PLAN = "cd".repeat(32);
-const identity = (index: number, count: number): ShardIdentity => ({
-  index,
-  count,
-  group: 1,
-  planSha256: PLAN,
-  startAt: null,
-  startLateNs: null,
-  timeSync: {source: null, synchronized: null, offsetMs: null, raw: null, reason: "test"}
-});
+const identity = (index: number, count: number) => shardIdentityOf(PLAN, index, count);
 
 /** One shard's run context: real files and clock; its run began at `startWall` (wall ms). */
 function side(startWall: number) {
