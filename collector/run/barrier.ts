@@ -8,7 +8,8 @@
  *
  * A barrier that cannot be met is given up for the rest of the run, once, with a `barrier_timeout` note
  * saying why: a shard did not come within the timeout, gave up on this phase before (`<k>.gaveup`), or ended
- * its run (`left/<k>.json`, written whether it finished, stopped or failed), or a ready time lies further ahead
+ * its run (`left/<k>.json`, written whether it finished, stopped or failed), or stopped beating (killed
+ * outright: its `alive/<k>.json` stood still, liveness.ts), or a ready time lies further ahead
  * than any shard waits (a clock far off). A file older than `staleBefore` is another attempt's: not counted. A
  * barrier folder that cannot be read or written gives a `barrier_error` note; the run goes on without it.
  */
@@ -21,7 +22,9 @@ import type {Phase} from "../../src/analysis/schema/records.ts";
 import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
 import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {BarrierOptions, RunContext} from "./context.ts";
+import {watchSilence, type Silence} from "./liveness.ts";
 import {waitUntilWall} from "./shard.ts";
+import {experimentFolder} from "./sharedFolder.ts";
 
 /** How often a waiting shard looks for the others. */
 export const BARRIER_POLL_MS = 20;
@@ -36,10 +39,7 @@ export interface PhaseKey {
 }
 
 /** Why a barrier was given up. */
-export type GiveUpReason = "timeout" | "gave_up" | "left" | "clock";
-
-/** The folder of one experiment's barriers. */
-export const experimentFolder = (dir: string, planSha256: string): string => join(dir, planSha256.slice(0, 16));
+export type GiveUpReason = "timeout" | "gave_up" | "left" | "silent" | "clock";
 
 /** The subfolder of one phase of one experiment. */
 export function barrierFolder(dir: string, planSha256: string, k: PhaseKey): string {
@@ -103,6 +103,8 @@ interface Side {
   o: BarrierOptions;
   /** Files written before this (wall ms) are another attempt's (see `staleBefore`). */
   sinceMs: number;
+  /** Peers killed outright (their heartbeat stood still): gone like those that left. */
+  silence: Silence;
 }
 
 /** Room for other hosts' clocks in the staleness rule. */
@@ -125,6 +127,7 @@ const WHY: Record<GiveUpReason, (timeoutMs: number) => string> = {
   timeout: (t) => `not ready after ${t / 1000} s`,
   gave_up: () => "gave up on this phase",
   left: () => "ended its run",
+  silent: () => "stopped beating (killed, or its host lost)",
   clock: () => "ready at a time further ahead than any shard waits (its clock is off)"
 };
 
@@ -151,11 +154,13 @@ async function look(s: Side, folder: string, readyMs: number) {
   ready.set(shard.index, readyMs);
   const gaveUp = await readMarks(c, folder, "gaveup", sinceMs);
   const ended = await endedShards(c, o.dir, shard.planSha256, sinceMs);
+  const silent = new Set(await s.silence.silent());
   const all = Array.from({length: shard.count}, (_, i) => i);
   return {
     ready,
     gaveUp: all.filter((i) => gaveUp.has(i)),
     gone: all.filter((i) => !ready.has(i) && ended.has(i)),
+    silent: all.filter((i) => !ready.has(i) && !ended.has(i) && silent.has(i)),
     missing: all.filter((i) => !ready.has(i)),
     startMs: commonStart(
       [...ready].map(([shard, atMs]) => ({shard, readyMs: atMs})),
@@ -203,6 +208,7 @@ async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
       return true;
     }
     if (now.gone.length > 0) return giveUp(s, k, "left", now.gone, readyMs);
+    if (now.silent.length > 0) return giveUp(s, k, "silent", now.silent, readyMs);
     if (clock.nowNs() - t0 >= BigInt(o.timeoutMs) * 1_000_000n) return giveUp(s, k, "timeout", now.missing, readyMs);
     await c.fx.sleep(BARRIER_POLL_MS); // a stop is seen within one poll
   }
@@ -214,7 +220,8 @@ export function shardBarrier(
   shard: ShardIdentity,
   o: BarrierOptions
 ): ShardBarrier {
-  const s: Side = {c, writer, shard, o, sinceMs: staleBefore(c.fx.clock.wallMs(), o.timeoutMs)};
+  const sinceMs = staleBefore(c.fx.clock.wallMs(), o.timeoutMs);
+  const s: Side = {c, writer, shard, o, sinceMs, silence: watchSilence(c, shard, o, sinceMs)};
   let off = false;
   return {
     async wait(k) {

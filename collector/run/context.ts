@@ -69,6 +69,10 @@ export interface BarrierOptions {
   dir: string;
   /** How long a shard waits for the others before it starts alone (noted; G32 then judges the spread). */
   timeoutMs: number;
+  /** How often a shard rewrites its heartbeat, and how long a peer's may stand still before it is taken as
+   * gone; both derived from the timeout unless given (collector/run/liveness.ts). */
+  heartbeatMs?: number;
+  silentMs?: number;
 }
 
 /** Which shard of an experiment a run is, and the absolute time all shards start their load at. */

@@ -22,6 +22,7 @@ import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
 import {leaveBarrier, shardBarrier} from "./barrier.ts";
+import {startHeartbeat} from "./liveness.ts";
 import {searchExchange} from "./searchExchange.ts";
 import {runPoints, type BeforePhase} from "./points.ts";
 import type {PlannedPoint} from "../load/plan.ts";
@@ -39,6 +40,8 @@ const PROBE_TIMEOUT_MS = 120_000;
 export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
   const shard = c.shard ? await shardIdentity(c.fx, c.config, c.shard, sha256Hex(resolvedYaml)) : null;
+  // while it runs, a shard beats, so that peers can tell one killed outright from one that is slow
+  const stopBeat = shard !== null && c.shard?.barrier ? startHeartbeat(c, shard, c.shard.barrier) : () => {};
   const {probe, built, id, workload, draft, writer} = await (async () => {
     const probe = await probeTarget(c);
     const facts = await hostFacts(c, probe);
@@ -47,6 +50,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   })().catch(async (e: unknown) => {
     // a shard that fails before its load (at the probe, the workload, the bundle) still tells the others
     // not to wait for it
+    stopBeat();
     if (shard !== null && c.shard?.barrier) await leaveBarrier(c, shard, c.shard.barrier);
     throw e;
   });
@@ -89,6 +93,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     throw e;
   } finally {
     // finished, stopped or failed: no shard need wait for this one at a later barrier
+    stopBeat();
     await barrier?.leave();
     for (const s of samplers.list) await s.stop();
     samplers.final();

@@ -16,8 +16,10 @@ import {min} from "d3-array";
 import type {RequestRecord} from "../../src/analysis/schema/index.ts";
 import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
 import {shiftRequest} from "../merge/shift.ts";
-import {BARRIER_POLL_MS, endedShards, experimentFolder, staleBefore} from "./barrier.ts";
+import {BARRIER_POLL_MS, endedShards, staleBefore} from "./barrier.ts";
 import type {BarrierOptions, ProbeJudgement, RunContext} from "./context.ts";
+import {watchSilence, type Silence} from "./liveness.ts";
+import {experimentFolder} from "./sharedFolder.ts";
 
 type Req = Omit<RequestRecord, "seq">;
 
@@ -82,9 +84,21 @@ async function readOwn<T extends {atMs: number}>(c: RunContext, path: string, si
   }
 }
 
-/** The shards whose `left` marker is there (they ended their run). */
-const ended = async (c: RunContext, o: BarrierOptions, shard: ShardIdentity, sinceMs: number) =>
-  new Set((await endedShards(c, o.dir, shard.planSha256, sinceMs)).keys());
+/** One shard's side of the exchange over its run. */
+interface Side {
+  c: RunContext;
+  o: BarrierOptions;
+  shard: ShardIdentity;
+  /** Files written before this (wall ms) are another attempt's. */
+  sinceMs: number;
+  silence: Silence;
+}
+
+/** The shards gone: their `left` marker is there (they ended their run), or their heartbeat stood still. */
+async function gone(s: Side): Promise<{left: Set<number>; silent: Set<number>}> {
+  const left = new Set((await endedShards(s.c, s.o.dir, s.shard.planSha256, s.sinceMs)).keys());
+  return {left, silent: new Set((await s.silence.silent()).filter((k) => !left.has(k)))};
+}
 
 /**
  * Every shard's records on one timeline, the earliest shard's: each shifted by its origin's offset from the
@@ -126,14 +140,12 @@ const missingOf = (count: number, got: ReadonlyMap<number, unknown>) =>
 
 /** Shard 0: waits for every shard's records of `point`, judges their union; or why it cannot. */
 async function lead(
-  c: RunContext,
-  o: BarrierOptions,
-  shard: ShardIdentity,
+  s: Side,
   folder: string,
-  sinceMs: number,
   point: string,
   judge: (all: Req[]) => ProbeJudgement
 ): Promise<SharedVerdict> {
+  const {c, o, shard, sinceMs} = s;
   const t0 = c.fx.clock.nowNs();
   const got = new Map<number, Published>();
   for (;;) {
@@ -148,9 +160,13 @@ async function lead(
       return {kind: "abort", reason: `shard ${other.shard} ran probe ${other.point}, shard 0 ${point}`};
     const missing = missingOf(shard.count, got);
     if (missing.length === 0) return {kind: "verdict", judgement: judge(unionOf([...got.values()]))};
-    const gone = [...(await ended(c, o, shard, sinceMs))].filter((k) => missing.includes(k));
-    if (gone.length > 0)
-      return {kind: "abort", reason: `shard ${gone.join(", ")} ended its run before its records came`};
+    const {left, silent} = await gone(s);
+    const ended = [...left].filter((k) => missing.includes(k));
+    if (ended.length > 0)
+      return {kind: "abort", reason: `shard ${ended.join(", ")} ended its run before its records came`};
+    const killed = [...silent].filter((k) => missing.includes(k));
+    if (killed.length > 0)
+      return {kind: "abort", reason: `shard ${killed.join(", ")} stopped beating before its records came`};
     if (c.fx.clock.nowNs() - t0 >= BigInt(o.timeoutMs) * 1_000_000n)
       return {kind: "abort", reason: `shard ${missing.join(", ")}: no records after ${o.timeoutMs / 1000} s`};
     if (c.control.stopped) return {kind: "abort", reason: "shard 0 was stopped"};
@@ -159,20 +175,16 @@ async function lead(
 }
 
 /** Any other shard: waits for the decision (twice the timeout: shard 0 itself waits up to one), else gives up. */
-async function follow(
-  c: RunContext,
-  o: BarrierOptions,
-  shard: ShardIdentity,
-  folder: string,
-  sinceMs: number
-): Promise<SharedVerdict> {
+async function follow(s: Side, folder: string): Promise<SharedVerdict> {
+  const {c, o, shard, sinceMs} = s;
   const t0 = c.fx.clock.nowNs();
   for (;;) {
     const v = await decided(c, folder, sinceMs);
     if (v !== null) return v;
     // the abort is a proposal: a decision written meanwhile wins (decide reads it back)
-    if ((await ended(c, o, shard, sinceMs)).has(0))
-      return {kind: "abort", reason: "shard 0 ended its run before it judged the probe"};
+    const {left, silent} = await gone(s);
+    if (left.has(0)) return {kind: "abort", reason: "shard 0 ended its run before it judged the probe"};
+    if (silent.has(0)) return {kind: "abort", reason: "shard 0 stopped beating before it judged the probe"};
     if (c.fx.clock.nowNs() - t0 >= 2n * BigInt(o.timeoutMs) * 1_000_000n)
       return {kind: "abort", reason: `no verdict from shard 0 after ${(2 * o.timeoutMs) / 1000} s`};
     if (c.control.stopped) return {kind: "abort", reason: `shard ${shard.index} was stopped`};
@@ -183,6 +195,7 @@ async function follow(
 /** The exchange of one shard over its run (its staleness cutoff fixed now, as the barrier's is). */
 export function searchExchange(c: RunContext, shard: ShardIdentity, o: BarrierOptions): SearchExchange {
   const sinceMs = staleBefore(c.fx.clock.wallMs(), o.timeoutMs);
+  const side: Side = {c, o, shard, sinceMs, silence: watchSilence(c, shard, o, sinceMs)};
   return {
     async share({block, n, point, records}, judge) {
       const folder = probeFolder(o.dir, shard.planSha256, block, n);
@@ -198,10 +211,7 @@ export function searchExchange(c: RunContext, shard: ShardIdentity, o: BarrierOp
           records: records.map(lean)
         };
         await c.fx.files.writeAtomic(own, JSON.stringify(mine));
-        proposal =
-          shard.index === 0
-            ? await lead(c, o, shard, folder, sinceMs, point, judge)
-            : await follow(c, o, shard, folder, sinceMs);
+        proposal = shard.index === 0 ? await lead(side, folder, point, judge) : await follow(side, folder);
         const v = await decide(c, folder, sinceMs, proposal);
         await c.fx.files.remove(own).catch(() => undefined); // judged or not, no one reads it again
         return v;

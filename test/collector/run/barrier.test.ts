@@ -14,6 +14,7 @@ import {
   commonStart,
   shardBarrier
 } from "../../../collector/run/barrier.ts";
+import {aliveFolder} from "../../../collector/run/liveness.ts";
 import type {BarrierOptions} from "../../../collector/run/context.ts";
 import type {RunContext} from "../../../collector/run/context.ts";
 import type {BundleWriter} from "../../../collector/writer/bundleWriter.ts";
@@ -168,6 +169,20 @@ describe("phaseBarrier", () => {
     expect(a.notes[0]!.detail.missing).toEqual([1, 2]);
     expect(a.notes[0]!.detail.phase).toBe("warmup");
     expect(a.warnings.join("\n")).toMatch(/r2 repeat 0 warmup: shard 1, 2 not ready after 0.2 s/);
+  });
+
+  it("a shard whose heartbeat stands still (killed outright, no `left` marker) ends the wait after the window", async () => {
+    const a = shardSide();
+    mkdirSync(aliveFolder(dir, PLAN), {recursive: true});
+    writeFileSync(join(aliveFolder(dir, PLAN), "1.json"), JSON.stringify({shard: 1, atMs: Date.now(), beat: 12}));
+    const t0 = Date.now();
+    await phaseBarrier(a.c, a.writer, identity(0, 2), {dir, timeoutMs: 10_000, silentMs: 200}, C4R1);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(a.notes.map((n) => [n.event, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", "silent", [1]]
+    ]);
+    expect(a.warnings.join("\n")).toMatch(/c4 repeat 1 measure: shard 1 stopped beating \(killed, or its host lost\)/);
   });
 
   it("a stop while waiting ends the wait at once, with no note", async () => {

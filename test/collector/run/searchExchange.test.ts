@@ -7,6 +7,7 @@ import {afterEach, beforeEach, describe, expect, it} from "vitest";
 import {defaultEffects} from "../../../collector/effects.ts";
 import {RunControl} from "../../../collector/load/control.ts";
 import {leftFolder} from "../../../collector/run/barrier.ts";
+import {aliveFolder} from "../../../collector/run/liveness.ts";
 import type {ProbeJudgement, RunContext} from "../../../collector/run/context.ts";
 import {lean, probeFolder, searchExchange} from "../../../collector/run/searchExchange.ts";
 import type {RequestRecord} from "../../../src/analysis/schema/index.ts";
@@ -109,6 +110,31 @@ describe("searchExchange", () => {
     expect(await s1.share({block: 0, n: 0, point: "c-2", records: [req(1, 0)]}, () => PASS)).toEqual({
       kind: "abort",
       reason: "shard 0 ended its run before it judged the probe"
+    });
+  });
+
+  it("a shard killed outright (its heartbeat stands still) ends the wait for its records, and for shard 0's verdict", async () => {
+    const now = Date.now();
+    const beat = (k: number) => {
+      mkdirSync(aliveFolder(dir, PLAN), {recursive: true});
+      writeFileSync(join(aliveFolder(dir, PLAN), `${k}.json`), JSON.stringify({shard: k, atMs: now, beat: 7}));
+    };
+    beat(1);
+    beat(0);
+    const o = {dir, timeoutMs: 10_000, silentMs: 200};
+    const t0 = Date.now();
+    const s0 = searchExchange(side(now), identity(0, 2), o);
+    expect(await s0.share({block: 0, n: 0, point: "c-2", records: [req(0, 0)]}, () => PASS)).toEqual({
+      kind: "abort",
+      reason: "shard 1 stopped beating before its records came"
+    });
+    // the window, not the timeout: seen first at once, then 200 ms without a change
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const s1 = searchExchange(side(now), identity(1, 2), o);
+    expect(await s1.share({block: 0, n: 1, point: "c-2", records: [req(1, 0)]}, () => PASS)).toEqual({
+      kind: "abort",
+      reason: "shard 0 stopped beating before it judged the probe"
     });
   });
 

@@ -272,6 +272,47 @@ describe("collect --workers N (issue 17)", () => {
   }, 60_000);
 });
 
+describe("a shard killed outright (issue 17)", () => {
+  it("its peer takes it as gone once its heartbeat stands still, and does not wait out the barrier timeout", async () => {
+    // 2 shards, closed loop 1 stream each, 2 repeats of 21 requests of ~220 ms: repeat 1 starts at a barrier.
+    // Shard 1 is SIGKILLed 1 s into repeat 0, so it writes no `left` marker. Barrier timeout 20 s: the silence
+    // window is a quarter of it (5 s), so shard 0 goes on at about 5 s, not 20.
+    const slow = {...config().target, headers: {"x-fake-options": JSON.stringify({ttftMs: 20, tokenIntervalMs: 25})}};
+    const cfg = writeConfig(t.dir, "killed.yaml", {
+      ...config(),
+      target: slow,
+      load: {mode: "concurrency", values: [2], requests: 21, warmup: 2, repeats: 2, cooldown_s: 0}
+    });
+    const startAt = Date.now() + 5000;
+    const shard = (k: number) =>
+      spawnCli([
+        ...shardArgs({config: cfg, out: join(t.dir, "killed"), k, n: 2, startAt: String(startAt)}),
+        "--barrier-dir",
+        join(t.dir, "killed-barrier"),
+        "--barrier-timeout-s",
+        "20"
+      ]);
+    const [first, second] = [shard(0), shard(1)];
+    await new Promise((r) => setTimeout(r, startAt + 1000 - Date.now()));
+    second.kill("SIGKILL"); // a process this test started
+    expect((await second.exit).signal).toBe("SIGKILL");
+    const {code} = await first.exit;
+    expect([0, 4], first.stderr()).toContain(code);
+    const notes = readJsonl<{event?: string; repeat: number | null; detail: Record<string, unknown>}>(
+      join(lastLine(first.stdout()), "client_metrics.jsonl")
+    ).filter((n) => n.event?.startsWith("barrier"));
+    expect(notes.map((n) => [n.event, n.repeat, n.detail.phase, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier_timeout", 1, "warmup", "silent", [1]]
+    ]);
+    // it watched shard 1's beat stand still for the window, and gave up long before the timeout
+    expect(notes[0]!.detail.waitedMs as number).toBeGreaterThanOrEqual(5000 - 50);
+    expect(notes[0]!.detail.waitedMs as number).toBeLessThan(15_000);
+    expect(first.stderr()).toMatch(
+      /shard 1 stopped beating \(killed, or its host lost\); starting without the barrier/
+    );
+  }, 90_000);
+});
+
 describe("collect --workers N, stopped by Ctrl-C (issue 17)", () => {
   it("passes one interrupt to each shard, which lets its in-flight requests finish and seals what it captured", async () => {
     // 400 requests at 20 req/s: 20 s of load, stopped 1.5 s in
