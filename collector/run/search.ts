@@ -46,12 +46,6 @@ export async function runSearch(
     const stop = c.control.stopped;
     if (stop !== null) return end(null, `stopped before the search ended (${stop.kind}: ${stop.reason})`);
     const planned = probePoint(search, step.value);
-    // a probe without one of the shards would be under-loaded, and could not be judged: end here instead
-    const absent = done.length > 0 && exchange !== null ? await exchange.missing() : null;
-    if (absent !== null) {
-      writer.note(c.rel(), "search_exchange", {...tag, value: step.value, reason: absent}, planned.point.id);
-      return end(null, `${absent} before probe ${planned.point.id}: a probe without it would be under-loaded`);
-    }
     const previous = done.map((d) => ({value: d.value, status: d.status}));
     writer.note(c.rel(), "search_probe", {...tag, value: step.value, previous, reason: step.reason}, planned.point.id);
     if (done.length > 0 && search.cooldown_s > 0) {

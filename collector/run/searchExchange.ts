@@ -38,8 +38,6 @@ export interface SharedProbe {
 export interface SearchExchange {
   /** Shares this shard's records of one probe; `judge` (shard 0 only) sees every shard's. */
   share(probe: SharedProbe, judge: (all: Req[]) => ProbeJudgement): Promise<SharedVerdict>;
-  /** Why a next probe would lack a shard (one ended its run or stopped beating), or null while all are on. */
-  missing(): Promise<string | null>;
 }
 
 interface Published {
@@ -222,19 +220,6 @@ export function searchExchange(c: RunContext, shard: ShardIdentity, o: BarrierOp
         const reason = `the barrier folder failed (${(e as Error).message})`;
         // tell the others, so that none waits out its timeout (best effort)
         return decide(c, folder, sinceMs, {kind: "abort", reason}).catch(() => ({kind: "abort", reason}));
-      }
-    },
-    async missing() {
-      try {
-        const {left, silent} = await gone(side);
-        const others = (s: Set<number>) => [...s].filter((k) => k !== shard.index).sort((a, b) => a - b);
-        const [l, q] = [others(left), others(silent)];
-        if (l.length > 0) return `shard ${l.join(", ")} ended its run`;
-        if (q.length > 0) return `shard ${q.join(", ")} stopped beating`;
-        return null;
-      } catch (e) {
-        if (!isFsError(e)) throw e;
-        return null; // the folder failed: the probe's own exchange says so, and ends the search on every shard
       }
     }
   };

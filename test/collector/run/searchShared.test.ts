@@ -19,7 +19,7 @@ const OWN: ProbeJudgement = {status: "fail", margin: 2, reason: "own slice", sum
 const RECORDS = [{index: 0}] as never[];
 const SHARED: ProbeJudgement = {status: "pass", margin: 0.5, reason: "every shard's", summary: null};
 
-async function search(answers: SharedVerdict[], absent: (string | null)[] = []) {
+async function search(answers: SharedVerdict[]) {
   const notes: {event: string; detail: Record<string, unknown>}[] = [];
   const c = {
     control: new RunControl(),
@@ -30,10 +30,7 @@ async function search(answers: SharedVerdict[], absent: (string | null)[] = []) 
     note: (_t: number, event: string, detail: Record<string, unknown>) => void notes.push({event, detail})
   } as unknown as BundleWriter;
   const shared: number[] = [];
-  const measured: string[] = [];
-  let asked = 0;
   const exchange: SearchExchange = {
-    missing: async () => absent[asked++] ?? null,
     share: async ({n, point, records}, judge) => {
       shared.push(n);
       // what shard 0 would judge: this shard's records of this probe (and every other shard's)
@@ -43,9 +40,8 @@ async function search(answers: SharedVerdict[], absent: (string | null)[] = []) 
       return answers[n]!;
     }
   };
-  const measure = async (p: {point: {id: string}}) => (measured.push(p.point.id), RECORDS);
-  await runSearch(c, writer, planSearches(config)[0]!, measure as never, exchange);
-  return {notes, shared, measured, asked};
+  await runSearch(c, writer, planSearches(config)[0]!, async () => RECORDS, exchange);
+  return {notes, shared};
 }
 
 describe("runSearch with a shard's exchange", () => {
@@ -70,27 +66,6 @@ describe("runSearch with a shard's exchange", () => {
       answer: null,
       probes: 0,
       reason: "the shards could not judge probe concurrency-2 together: shard 1: no records after 600 s"
-    });
-  });
-
-  it("ends the search before a probe that would lack a shard (it ended its run or stopped beating)", async () => {
-    const pass: SharedVerdict = {kind: "verdict", judgement: SHARED};
-    // probe 2 passes; before the next (4) shard 1 is found gone: 4 is never measured, nothing is judged alone
-    const {notes, shared, measured, asked} = await search([pass, pass], ["shard 1 ended its run"]);
-    expect(measured).toEqual(["concurrency-2"]);
-    expect(shared).toEqual([0]);
-    expect(asked).toBe(1); // not asked before the first probe: the barrier and the exchange see to that one
-    expect(notes.map((n) => n.event)).toEqual([
-      "search_start",
-      "search_probe",
-      "search_verdict",
-      "search_exchange",
-      "search_end"
-    ]);
-    expect(notes[4]!.detail).toMatchObject({
-      answer: null,
-      probes: 1,
-      reason: "shard 1 ended its run before probe concurrency-4: a probe without it would be under-loaded"
     });
   });
 });
