@@ -148,13 +148,13 @@ async function giveUp(s: Side, k: PhaseKey, reason: GiveUpReason, missing: numbe
 }
 
 /** What the folders say now: who is ready, who gave up here, who ended its run. */
-async function look(s: Side, folder: string, readyMs: number) {
+async function look(s: Side, folder: string, readyMs: number, beats = true) {
   const {c, shard, o, sinceMs} = s;
   const ready = await readMarks(c, folder, "json", sinceMs);
   ready.set(shard.index, readyMs);
   const gaveUp = await readMarks(c, folder, "gaveup", sinceMs);
   const ended = await endedShards(c, o.dir, shard.planSha256, sinceMs);
-  const silent = new Set(await s.silence.silent());
+  const silent = new Set(beats ? await s.silence.silent() : []);
   const all = Array.from({length: shard.count}, (_, i) => i);
   return {
     ready,
@@ -199,7 +199,7 @@ async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
       const wokeNs = clock.nowNs();
       if (c.control.stopped) return stopped(s, folder);
       // one that gave up just before the others arrived started on its own: this start was not common
-      const after = await look(s, folder, readyMs);
+      const after = await look(s, folder, readyMs, false); // only who gave up counts now: no heartbeats read
       if (after.gaveUp.length > 0) return giveUp(s, k, "gave_up", after.gaveUp, readyMs);
       // late by the wake-up and by that last look: the phase begins now, not when the wait ended
       const lateNs = Math.max(0, wokeLateNs) + Number(clock.nowNs() - wokeNs);

@@ -56,12 +56,18 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   });
 
   const anchors: Manifest["clockAnchors"] = [...draft.clockAnchors];
-  writer.note(0, "run_start", {bundleId: id.bundleId, wall: anchors[0]!.wall, points: c.points.map((p) => p.point.id)});
-  if (probe.downgrade) writer.note(c.rel(), "downgrade", {feature: "continuous_usage_stats", reason: probe.downgrade});
-  const samplers = startTelemetry(c, writer, probe, anchors);
   const barrier = shard !== null && c.shard?.barrier ? shardBarrier(c, writer, shard, c.shard.barrier) : null;
   const exchange = shard !== null && c.shard?.barrier ? searchExchange(c, shard, c.shard.barrier) : null;
+  let samplers: ReturnType<typeof startTelemetry> | null = null;
   try {
+    writer.note(0, "run_start", {
+      bundleId: id.bundleId,
+      wall: anchors[0]!.wall,
+      points: c.points.map((p) => p.point.id)
+    });
+    if (probe.downgrade)
+      writer.note(c.rel(), "downgrade", {feature: "continuous_usage_stats", reason: probe.downgrade});
+    samplers = startTelemetry(c, writer, probe, anchors);
     // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
     // a shard warms up, then waits for the experiment's start time: the measured phases start together;
     // every phase after that starts together again at the shards' barrier, where one is given
@@ -87,7 +93,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   } catch (e) {
     // a collector bug: keep what was captured on disk (unsealed: `inferscope seal` can recover it)
     c.control.stop("write_error", `collector error: ${(e as Error).message}`, 0);
-    for (const s of samplers.list) await s.stop();
+    for (const s of samplers?.list ?? []) await s.stop();
     writer.note(c.rel(), "collector_error", {message: c.redact((e as Error).message)});
     await writer.close();
     throw e;
@@ -95,8 +101,8 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     // finished, stopped or failed: no shard need wait for this one at a later barrier
     stopBeat();
     await barrier?.leave();
-    for (const s of samplers.list) await s.stop();
-    samplers.final();
+    for (const s of samplers?.list ?? []) await s.stop();
+    samplers?.final();
   }
   return sealRun(c, {writer, draft, anchors, dir: id.dir, quality: built !== null});
 }

@@ -8,8 +8,10 @@
  * The rule reads the beat count, never the writer's clock: "stood still" is measured on the reader's own
  * monotonic clock from when it last saw the count change, so skewed or unsynchronised host clocks cannot
  * make a live shard look dead. A shard never seen beating (not started yet) is not judged here: the timeout
- * is. The window is a quarter of the barrier timeout, at least five beats and at most 90 s — longer than a
- * network file system's attribute cache (60 s at most by default on NFS) and any GC pause.
+ * is. The window is a quarter of the barrier timeout held between 15 s and 90 s (and never under five beats):
+ * far longer than a GC pause or a large records file written beside the beat. Where it is not shorter than the
+ * timeout, the timeout ends the wait first. A beat file that cannot be read for a moment (a network volume's
+ * ESTALE, say) is no reading, not a silence.
  */
 import {join} from "node:path";
 
@@ -24,7 +26,7 @@ export const aliveFolder = (dir: string, planSha256: string): string =>
 /** How often a shard beats, and how long a beat may stand still before its shard is taken as gone. */
 export function livenessTimes(o: BarrierOptions): {heartbeatMs: number; silentMs: number} {
   const heartbeatMs = o.heartbeatMs ?? Math.min(2_000, o.timeoutMs / 20);
-  const silentMs = o.silentMs ?? Math.min(90_000, Math.max(o.timeoutMs / 4, 5 * heartbeatMs));
+  const silentMs = o.silentMs ?? Math.max(5 * heartbeatMs, Math.min(90_000, Math.max(o.timeoutMs / 4, 15_000)));
   return {heartbeatMs, silentMs};
 }
 
@@ -89,14 +91,13 @@ export function watchSilence(c: RunContext, shard: ShardIdentity, o: BarrierOpti
   };
 }
 
-/** A heartbeat's count, or null (not there, not whole, or from an earlier attempt). */
+/** A heartbeat's count, or null (not there, unreadable this time, not whole, or from an earlier attempt). */
 async function beatOf(c: RunContext, path: string, sinceMs: number): Promise<number | null> {
   let text: string;
   try {
     text = (await c.fx.files.readFile(path)).toString("utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
+  } catch {
+    return null; // rewritten by rename every beat: a read may fail for a moment; the next look reads again
   }
   try {
     const v = JSON.parse(text) as {beat?: unknown; atMs?: unknown};

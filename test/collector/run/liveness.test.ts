@@ -39,12 +39,17 @@ describe("livenessTimes", () => {
   it("derives the beat and the silence window from the barrier timeout", () => {
     // 600 s (the default): a beat every 2 s; a quarter of the timeout is 150 s, held to 90 s
     expect(livenessTimes({dir, timeoutMs: 600_000})).toEqual({heartbeatMs: 2000, silentMs: 90_000});
-    // 20 s: a beat every 1 s (a twentieth), a window of 5 s (a quarter)
-    expect(livenessTimes({dir, timeoutMs: 20_000})).toEqual({heartbeatMs: 1000, silentMs: 5000});
-    // 1 s: a beat every 50 ms; a quarter (250 ms) is five beats exactly
-    expect(livenessTimes({dir, timeoutMs: 1000})).toEqual({heartbeatMs: 50, silentMs: 250});
-    // never fewer than five beats: a window shorter than that would take a live shard between two beats as dead
-    expect(livenessTimes({dir, timeoutMs: 1000, heartbeatMs: 100})).toEqual({heartbeatMs: 100, silentMs: 500});
+    // 120 s: a beat every 2 s, a window of 30 s (a quarter)
+    expect(livenessTimes({dir, timeoutMs: 120_000})).toEqual({heartbeatMs: 2000, silentMs: 30_000});
+    // 20 s: a beat every 1 s (a twentieth); a quarter (5 s) is raised to the 15 s floor
+    expect(livenessTimes({dir, timeoutMs: 20_000})).toEqual({heartbeatMs: 1000, silentMs: 15_000});
+    expect(livenessTimes({dir, timeoutMs: 1000})).toEqual({heartbeatMs: 50, silentMs: 15_000});
+    // never fewer than five beats, the 90 s cap included: a shorter window would take a live shard between
+    // two beats as dead
+    expect(livenessTimes({dir, timeoutMs: 600_000, heartbeatMs: 20_000})).toEqual({
+      heartbeatMs: 20_000,
+      silentMs: 100_000
+    });
     expect(livenessTimes({dir, timeoutMs: 1000, silentMs: 40})).toEqual({heartbeatMs: 50, silentMs: 40});
   });
 });
@@ -76,6 +81,21 @@ describe("watchSilence", () => {
     expect(await watch.silent()).toEqual([]);
     await sleep(50);
     expect(await watch.silent()).toEqual([]); // shard 1 never beat: the timeout judges it, not the heartbeat
+  });
+
+  it("a beat file that cannot be read this time is no reading: neither a beat nor a silence", async () => {
+    const {c} = side();
+    beat(1, 3);
+    const watch = watchSilence(c, identity(0, 2), {dir, timeoutMs: 10_000, silentMs: 50}, 0);
+    expect(await watch.silent()).toEqual([]);
+    const path = join(aliveFolder(dir, PLAN), "1.json");
+    rmSync(path);
+    mkdirSync(path); // reading it fails (EISDIR), as a network volume's ESTALE would
+    await sleep(70);
+    expect(await watch.silent()).toEqual([]);
+    rmSync(path, {recursive: true});
+    beat(1, 3); // readable again, the same count: it stood still all along
+    expect(await watch.silent()).toEqual([1]);
   });
 
   it("the writer's clock does not matter: a beat stamped an hour ahead still stands still", async () => {
