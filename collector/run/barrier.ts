@@ -148,13 +148,13 @@ async function giveUp(s: Side, k: PhaseKey, reason: GiveUpReason, missing: numbe
 }
 
 /** What the folders say now: who is ready, who gave up here, who ended its run. */
-async function look(s: Side, folder: string, readyMs: number, beats = true) {
+async function look(s: Side, folder: string, readyMs: number) {
   const {c, shard, o, sinceMs} = s;
   const ready = await readMarks(c, folder, "json", sinceMs);
   ready.set(shard.index, readyMs);
   const gaveUp = await readMarks(c, folder, "gaveup", sinceMs);
   const ended = await endedShards(c, o.dir, shard.planSha256, sinceMs);
-  const silent = new Set(beats ? await s.silence.silent() : []);
+  const silent = new Set(await s.silence.silent());
   const all = Array.from({length: shard.count}, (_, i) => i);
   return {
     ready,
@@ -199,8 +199,9 @@ async function waitOnce(s: Side, k: PhaseKey): Promise<boolean> {
       const wokeNs = clock.nowNs();
       if (c.control.stopped) return stopped(s, folder);
       // one that gave up just before the others arrived started on its own: this start was not common
-      const after = await look(s, folder, readyMs, false); // only who gave up counts now: no heartbeats read
-      if (after.gaveUp.length > 0) return giveUp(s, k, "gave_up", after.gaveUp, readyMs);
+      // only who gave up counts now: one folder read, no more
+      const gaveUp = [...(await readMarks(c, folder, "gaveup", s.sinceMs)).keys()].sort((a, b) => a - b);
+      if (gaveUp.length > 0) return giveUp(s, k, "gave_up", gaveUp, readyMs);
       // late by the wake-up and by that last look: the phase begins now, not when the wait ended
       const lateNs = Math.max(0, wokeLateNs) + Number(clock.nowNs() - wokeNs);
       const detail = {phase: k.phase, startAtMs: startMs, waitedMs: startMs - readyMs, lateNs};
@@ -218,10 +219,12 @@ export function shardBarrier(
   c: RunContext,
   writer: BundleWriter,
   shard: ShardIdentity,
-  o: BarrierOptions
+  o: BarrierOptions,
+  /** The run's one reader of the heartbeats (shared with its search exchange, so a silence is timed once). */
+  silence?: Silence
 ): ShardBarrier {
   const sinceMs = staleBefore(c.fx.clock.wallMs(), o.timeoutMs);
-  const s: Side = {c, writer, shard, o, sinceMs, silence: watchSilence(c, shard, o, sinceMs)};
+  const s: Side = {c, writer, shard, o, sinceMs, silence: silence ?? watchSilence(c, shard, o, sinceMs)};
   let off = false;
   return {
     async wait(k) {

@@ -21,8 +21,8 @@ import {buildWorkload, type Workload} from "../workload/build.ts";
 import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
 import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
-import {leaveBarrier, shardBarrier} from "./barrier.ts";
-import {startHeartbeat} from "./liveness.ts";
+import {leaveBarrier, shardBarrier, staleBefore} from "./barrier.ts";
+import {startHeartbeat, watchSilence} from "./liveness.ts";
 import {searchExchange} from "./searchExchange.ts";
 import {runPoints, type BeforePhase} from "./points.ts";
 import type {PlannedPoint} from "../load/plan.ts";
@@ -56,8 +56,11 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   });
 
   const anchors: Manifest["clockAnchors"] = [...draft.clockAnchors];
-  const barrier = shard !== null && c.shard?.barrier ? shardBarrier(c, writer, shard, c.shard.barrier) : null;
-  const exchange = shard !== null && c.shard?.barrier ? searchExchange(c, shard, c.shard.barrier) : null;
+  const b = shard !== null && c.shard?.barrier ? {shard, o: c.shard.barrier} : null;
+  // one reader of the peers' heartbeats for the run: a silence seen at a barrier is not timed again at a probe
+  const silence = b && watchSilence(c, b.shard, b.o, staleBefore(c.fx.clock.wallMs(), b.o.timeoutMs));
+  const barrier = b && silence ? shardBarrier(c, writer, b.shard, b.o, silence) : null;
+  const exchange = b && silence ? searchExchange(c, b.shard, b.o, silence) : null;
   let samplers: ReturnType<typeof startTelemetry> | null = null;
   try {
     writer.note(0, "run_start", {

@@ -9,8 +9,8 @@
  * monotonic clock from when it last saw the count change, so skewed or unsynchronised host clocks cannot
  * make a live shard look dead. A shard never seen beating (not started yet) is not judged here: the timeout
  * is. The window is a quarter of the barrier timeout held between 15 s and 90 s (and never under five beats):
- * far longer than a GC pause or a large records file written beside the beat. Where it is not shorter than the
- * timeout, the timeout ends the wait first. A beat file that cannot be read for a moment (a network volume's
+ * far longer than a GC pause or a large records file written beside the beat. The run keeps one reader, so a
+ * silence seen at one barrier is not timed again at the next wait. A beat file that cannot be read for a moment (a network volume's
  * ESTALE, say) is no reading, not a silence.
  */
 import {join} from "node:path";

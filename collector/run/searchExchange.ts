@@ -193,9 +193,15 @@ async function follow(s: Side, folder: string): Promise<SharedVerdict> {
 }
 
 /** The exchange of one shard over its run (its staleness cutoff fixed now, as the barrier's is). */
-export function searchExchange(c: RunContext, shard: ShardIdentity, o: BarrierOptions): SearchExchange {
+export function searchExchange(
+  c: RunContext,
+  shard: ShardIdentity,
+  o: BarrierOptions,
+  /** The run's one reader of the heartbeats (shared with its barrier). */
+  silence?: Silence
+): SearchExchange {
   const sinceMs = staleBefore(c.fx.clock.wallMs(), o.timeoutMs);
-  const side: Side = {c, o, shard, sinceMs, silence: watchSilence(c, shard, o, sinceMs)};
+  const side: Side = {c, o, shard, sinceMs, silence: silence ?? watchSilence(c, shard, o, sinceMs)};
   return {
     async share({block, n, point, records}, judge) {
       const folder = probeFolder(o.dir, shard.planSha256, block, n);
