@@ -24,7 +24,7 @@ import type {BundleWriter} from "../writer/bundleWriter.ts";
 import type {BarrierOptions, RunContext} from "./context.ts";
 import {watchSilence, type Silence} from "./liveness.ts";
 import {waitUntilWall} from "./shard.ts";
-import {experimentFolder} from "./sharedFolder.ts";
+import {experimentFolder, readStamped} from "./sharedFolder.ts";
 
 /** How often a waiting shard looks for the others. */
 export const BARRIER_POLL_MS = 20;
@@ -70,13 +70,8 @@ async function readMarks(c: RunContext, folder: string, ext: string, sinceMs: nu
   for (const name of names) {
     const m = pattern.exec(name);
     if (m === null) continue;
-    let atMs: unknown;
-    try {
-      atMs = (JSON.parse((await c.fx.files.readFile(join(folder, name))).toString("utf8")) as {atMs?: unknown}).atMs;
-    } catch {
-      continue; // written atomically, so a file that cannot be read is not one of ours: ignored
-    }
-    if (typeof atMs === "number" && Number.isFinite(atMs) && atMs >= sinceMs) out.set(Number(m[1]), atMs);
+    const v = await readStamped(c, join(folder, name), sinceMs);
+    if (v !== null) out.set(Number(m[1]), v.atMs);
   }
   return out;
 }

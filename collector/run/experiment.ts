@@ -19,7 +19,7 @@ import {redactRecord} from "../request/record.ts";
 import {joinUrl} from "../request/url.ts";
 import {buildWorkload, type Workload} from "../workload/build.ts";
 import {BUNDLE_JSONL, BundleWriter} from "../writer/bundleWriter.ts";
-import type {BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
+import type {BarrierOptions, BundleIdentity, BundleStatus, CollectOutcome, RunContext} from "./context.ts";
 import {draftManifest, environmentOf, hostFacts} from "./draft.ts";
 import {leaveBarrier, shardBarrier, staleBefore} from "./barrier.ts";
 import {startHeartbeat, watchSilence} from "./liveness.ts";
@@ -40,8 +40,10 @@ const PROBE_TIMEOUT_MS = 120_000;
 export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
   const resolvedYaml = resolvedConfigYaml(c.config, c.redact);
   const shard = c.shard ? await shardIdentity(c.fx, c.config, c.shard, sha256Hex(resolvedYaml)) : null;
-  // while it runs, a shard beats, so that peers can tell one killed outright from one that is slow
-  const stopBeat = shard !== null && c.shard?.barrier ? startHeartbeat(c, shard, c.shard.barrier) : () => {};
+  // a shard that meets the others at barriers
+  const met = shard !== null && c.shard?.barrier ? {shard, o: c.shard.barrier} : null;
+  // while it runs, it beats, so that peers can tell one killed outright from one that is slow
+  const stopBeat = met ? startHeartbeat(c, met.shard, met.o) : () => {};
   const {probe, built, id, workload, draft, writer} = await (async () => {
     const probe = await probeTarget(c);
     const facts = await hostFacts(c, probe);
@@ -51,16 +53,12 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     // a shard that fails before its load (at the probe, the workload, the bundle) still tells the others
     // not to wait for it
     stopBeat();
-    if (shard !== null && c.shard?.barrier) await leaveBarrier(c, shard, c.shard.barrier);
+    if (met) await leaveBarrier(c, met.shard, met.o);
     throw e;
   });
 
   const anchors: Manifest["clockAnchors"] = [...draft.clockAnchors];
-  const b = shard !== null && c.shard?.barrier ? {shard, o: c.shard.barrier} : null;
-  // one reader of the peers' heartbeats for the run: a silence seen at a barrier is not timed again at a probe
-  const silence = b && watchSilence(c, b.shard, b.o, staleBefore(c.fx.clock.wallMs(), b.o.timeoutMs));
-  const barrier = b && silence ? shardBarrier(c, writer, b.shard, b.o, silence) : null;
-  const exchange = b && silence ? searchExchange(c, b.shard, b.o, silence) : null;
+  const {barrier, exchange} = met ? meeting(c, writer, met.shard, met.o) : {barrier: null, exchange: null};
   let samplers: ReturnType<typeof startTelemetry> | null = null;
   try {
     writer.note(0, "run_start", {
@@ -108,6 +106,15 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     samplers?.final();
   }
   return sealRun(c, {writer, draft, anchors, dir: id.dir, quality: built !== null});
+}
+
+/**
+ * A shard's barrier and search exchange, with one reader of the peers' heartbeats for both: a silence seen at a
+ * barrier is not timed again at a probe.
+ */
+function meeting(c: RunContext, writer: BundleWriter, shard: ShardIdentity, o: BarrierOptions) {
+  const silence = watchSilence(c, shard, o, staleBefore(c.fx.clock.wallMs(), o.timeoutMs));
+  return {barrier: shardBarrier(c, writer, shard, o, silence), exchange: searchExchange(c, shard, o, silence)};
 }
 
 /** The bundle's folder, config, draft manifest and writer (the workload loaded for its bundle id). */

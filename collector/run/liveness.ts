@@ -10,14 +10,14 @@
  * make a live shard look dead. A shard never seen beating (not started yet) is not judged here: the timeout
  * is. The window is a quarter of the barrier timeout held between 15 s and 90 s (and never under five beats):
  * far longer than a GC pause or a large records file written beside the beat. The run keeps one reader, so a
- * silence seen at one barrier is not timed again at the next wait. A beat file that cannot be read for a moment (a network volume's
- * ESTALE, say) is no reading, not a silence.
+ * silence seen at one barrier is not timed again at the next wait. A beat file that cannot be read for a
+ * moment (a network volume's ESTALE, say) is no reading, not a silence.
  */
 import {join} from "node:path";
 
 import type {ShardIdentity} from "../../src/analysis/schema/shard.ts";
 import type {BarrierOptions, RunContext} from "./context.ts";
-import {experimentFolder} from "./sharedFolder.ts";
+import {experimentFolder, readStamped} from "./sharedFolder.ts";
 
 /** The heartbeat folder of one experiment. */
 export const aliveFolder = (dir: string, planSha256: string): string =>
@@ -93,17 +93,7 @@ export function watchSilence(c: RunContext, shard: ShardIdentity, o: BarrierOpti
 
 /** A heartbeat's count, or null (not there, unreadable this time, not whole, or from an earlier attempt). */
 async function beatOf(c: RunContext, path: string, sinceMs: number): Promise<number | null> {
-  let text: string;
-  try {
-    text = (await c.fx.files.readFile(path)).toString("utf8");
-  } catch {
-    return null; // rewritten by rename every beat: a read may fail for a moment; the next look reads again
-  }
-  try {
-    const v = JSON.parse(text) as {beat?: unknown; atMs?: unknown};
-    const fresh = typeof v.atMs === "number" && v.atMs >= sinceMs;
-    return fresh && typeof v.beat === "number" ? v.beat : null;
-  } catch {
-    return null; // written whole (atomically), so a file that does not parse is not one of ours
-  }
+  // rewritten by rename every beat: a read may fail for a moment, and the next look reads again
+  const v = await readStamped(c, path, sinceMs);
+  return typeof v?.beat === "number" ? v.beat : null;
 }

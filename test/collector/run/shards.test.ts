@@ -230,17 +230,20 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
   }, 60_000);
 });
 
+/** Closed loop, 2 streams, 2 repeats of 21 requests of ~220 ms (20 ms to the first token, 25 ms per token). */
+const twoRepeats = (name: string) =>
+  writeConfig(t.dir, name, {
+    ...config(),
+    target: {...config().target, headers: {"x-fake-options": JSON.stringify({ttftMs: 20, tokenIntervalMs: 25})}},
+    load: {mode: "concurrency", values: [2], requests: 21, warmup: 2, repeats: 2, cooldown_s: 0}
+  });
+
 describe("collect --workers N (issue 17)", () => {
   it("runs N shards on this host, keeps them under shards/, and prints the merged bundle; later phases start together", async () => {
     // Closed loop, 2 streams (1 per shard), 21 requests of ~220 ms in each of 2 repeats: shard 0 sends 11,
     // shard 1 10, so shard 0 ends each repeat ~220 ms later. Without the barrier repeat 1 would start that far
     // apart (G32's tolerance is 100 ms); with it, both start repeat 1's warmup and measured phase together.
-    const slow = {...config().target, headers: {"x-fake-options": JSON.stringify({ttftMs: 20, tokenIntervalMs: 25})}};
-    const cfg = writeConfig(t.dir, "workers.yaml", {
-      ...config(),
-      target: slow,
-      load: {mode: "concurrency", values: [2], requests: 21, warmup: 2, repeats: 2, cooldown_s: 0}
-    });
+    const cfg = twoRepeats("workers.yaml");
     const out = join(t.dir, "workers");
     const startAt = String(Date.now() + 6000);
     const r = await run(["collect", "--config", cfg, "--out", out, "--workers", "2", "--start-at", startAt]);
@@ -277,12 +280,7 @@ describe("a shard killed outright (issue 17)", () => {
     // 2 shards, closed loop 1 stream each, 2 repeats of 21 requests of ~220 ms: repeat 1 starts at a barrier.
     // Shard 1 is SIGKILLed 1 s into repeat 0, so it writes no `left` marker. Barrier timeout 60 s: the silence
     // window is a quarter of it (15 s), so shard 0 goes on at about 15 s, not 60.
-    const slow = {...config().target, headers: {"x-fake-options": JSON.stringify({ttftMs: 20, tokenIntervalMs: 25})}};
-    const cfg = writeConfig(t.dir, "killed.yaml", {
-      ...config(),
-      target: slow,
-      load: {mode: "concurrency", values: [2], requests: 21, warmup: 2, repeats: 2, cooldown_s: 0}
-    });
+    const cfg = twoRepeats("killed.yaml");
     const startAt = Date.now() + 5000;
     const shard = (k: number) =>
       spawnCli([
