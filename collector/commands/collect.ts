@@ -18,7 +18,7 @@ import {streamRequest} from "../http/stream.ts";
 import {collect} from "../run/collect.ts";
 import {barrierDirProblem} from "../run/barrier.ts";
 import type {BarrierOptions, ShardRun} from "../run/context.ts";
-import {searchNeedsBarrier, shardProblem} from "../run/shard.ts";
+import {barrierRequired, shardProblem} from "../run/shard.ts";
 import {workersCommand} from "./workers.ts";
 import {parseSlice, START_AT_WINDOW_MS} from "../../src/analysis/schema/shard.ts";
 import type {ProbeJudge} from "../run/context.ts";
@@ -143,7 +143,7 @@ export async function collectCommand(
   if (shard !== null) {
     const problem = shardProblem(config, shard.slice.count);
     if (problem !== null) throw new CliError(`--shard: ${problem}`, {exitCode: EXIT.usage});
-    const noBarrier = searchNeedsBarrier(config, shard.slice.count, shard.barrier !== null, "--barrier-dir");
+    const noBarrier = barrierRequired(config, shard.slice.count, shard.barrier !== null, "--barrier-dir");
     if (noBarrier !== null) throw new CliError(`--shard: ${noBarrier}`, {exitCode: EXIT.usage});
     const dirProblem = shard.barrier ? await barrierDirProblem(fx, shard.barrier.dir) : null;
     if (dirProblem !== null)
@@ -191,8 +191,8 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
   const n = Number(o.workers);
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new CliError(`--workers: expected a whole number 1 … 256, got "${o.workers}"`, {exitCode: EXIT.usage});
-  if (o.shard !== undefined || o.shards !== undefined || o.sign !== undefined || o.suites !== undefined)
-    throw new CliError("--workers runs its own shards: drop --shard, --shards, --sign and --suites", {
+  if (o.shard !== undefined || o.shards !== undefined || o.sign !== undefined)
+    throw new CliError("--workers runs its own shards: drop --shard, --shards and --sign", {
       exitCode: EXIT.usage
     });
   const problem = shardProblem(config, n);
@@ -213,7 +213,9 @@ async function workers(o: CollectCliOptions, config: RunConfig, io: Io, fx: Effe
       ...(o.startAt === undefined ? {} : {startAt: o.startAt}),
       ...(o.hostLabel === undefined ? {} : {hostLabel: o.hostLabel}),
       ...(o.barrierDir === undefined ? {} : {barrierDir: o.barrierDir}),
-      ...(o.barrierTimeoutS === undefined ? {} : {barrierTimeoutS: o.barrierTimeoutS})
+      ...(o.barrierTimeoutS === undefined ? {} : {barrierTimeoutS: o.barrierTimeoutS}),
+      ...(o.suites === undefined ? {} : {suites: o.suites}),
+      ...(o.skipHeavy === true ? {skipHeavy: true} : {})
     },
     io,
     fx
@@ -317,7 +319,7 @@ export function register(program: Command): void {
     .option("--no-progress", "no progress display on stderr")
     .option(
       "--suites <ids>",
-      "case suite to run after the load points, comma-separated (e.g. case_10_needle,gsm8k; all)"
+      "case suite to run after the load points, comma-separated (e.g. case_10_needle,gsm8k; all); sharded: on shard 0 once every shard's load has ended"
     )
     .option("--skip-heavy", "skip the heavy cases 05/06/07/09 (quality cases are never skipped)")
     .option("--sign <key>", "sign the sealed manifest with this Ed25519 private key (PEM; see `keygen`)")

@@ -9,7 +9,7 @@ import {isSecretName} from "../redact.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {K8sPlan} from "../k8s/plan.ts";
 import {renderK8s} from "../k8s/render.ts";
-import {searchNeedsBarrier, shardProblem} from "../run/shard.ts";
+import {barrierRequired, shardProblem} from "../run/shard.ts";
 import {readConfig} from "./collect.ts";
 import {defaultIo, type Io} from "./io.ts";
 
@@ -32,8 +32,8 @@ export async function k8sCommand(o: {plan: string; out?: string}, io: Io, fx: Ef
   const config = await readConfig(fx, configPath);
   const problem = shardProblem(config, plan.shards);
   if (problem !== null) throw new CliError(`${configPath}: ${problem}`, {exitCode: EXIT.usage});
-  // the shards meet only on a shared claim (render.ts): a search judged across them needs one
-  const noBarrier = searchNeedsBarrier(config, plan.shards, "claim" in plan.evidence, "evidence: {claim: …}");
+  // the shards meet only on a shared claim (render.ts): a search judged across them needs one, and so does a suite
+  const noBarrier = barrierRequired(config, plan.shards, "claim" in plan.evidence, "evidence: {claim: …}");
   if (noBarrier !== null) throw new CliError(`${configPath}: ${noBarrier}`, {exitCode: EXIT.usage});
   // the ConfigMap is readable by anyone who can read the namespace: a secret goes in a Secret
   const literal = Object.keys(config.target.headers ?? {}).find(isSecretName);

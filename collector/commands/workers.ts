@@ -29,6 +29,9 @@ export function shardArgs(o: {
   hostLabel?: string | undefined;
   barrierDir?: string | undefined;
   barrierTimeoutS?: string | undefined;
+  /** The parent's `--suites` and `--skip-heavy`, which change the config every shard reads. */
+  suites?: string | undefined;
+  skipHeavy?: boolean | undefined;
 }): string[] {
   return [
     "collect",
@@ -43,7 +46,9 @@ export function shardArgs(o: {
     o.startAt,
     ...(o.barrierDir === undefined ? [] : ["--barrier-dir", o.barrierDir]),
     ...(o.barrierTimeoutS === undefined ? [] : ["--barrier-timeout-s", o.barrierTimeoutS]),
-    ...(o.hostLabel === undefined ? [] : ["--host-label", o.hostLabel])
+    ...(o.hostLabel === undefined ? [] : ["--host-label", o.hostLabel]),
+    ...(o.suites === undefined ? [] : ["--suites", o.suites]),
+    ...(o.skipHeavy === true ? ["--skip-heavy"] : [])
   ];
 }
 
@@ -85,6 +90,8 @@ export async function workersCommand(
     /** The shards' phase barrier; default: a folder of this run's own under the shards' folder, removed after. */
     barrierDir?: string;
     barrierTimeoutS?: string;
+    suites?: string;
+    skipHeavy?: boolean;
   },
   io: Io,
   fx: Effects
@@ -99,7 +106,16 @@ export async function workersCommand(
   // every phase after the first measured one starts together on all shards (collector/run/barrier.ts)
   const ownBarrier = o.barrierDir === undefined ? join(shardsDir, `.barrier-${fx.pid}-${startAt}`) : null;
   const barrierDir = o.barrierDir ?? ownBarrier!;
-  const args = {config: o.config, out: shardsDir, n, startAt, hostLabel: o.hostLabel, barrierDir};
+  const args = {
+    config: o.config,
+    out: shardsDir,
+    n,
+    startAt,
+    hostLabel: o.hostLabel,
+    barrierDir,
+    suites: o.suites,
+    skipHeavy: o.skipHeavy
+  };
   const runs = Array.from({length: n}, (_, k) =>
     runShard(shardArgs({...args, k, barrierTimeoutS: o.barrierTimeoutS}), k, io)
   );

@@ -3,12 +3,14 @@
  * raw records are the union of the shards', each naming its shard and placed on one timeline. Nothing is
  * merged from summaries: the analyzer recomputes every percentile from the raw records, exactly as for a
  * single collector. A merge refuses shards of different experiments, a missing shard and a shard given twice.
+ * A sharded case suite runs on shard 0 alone: its answers are shard 0's.
  */
 import {createReadStream} from "node:fs";
 import {join} from "node:path";
 import {createInterface} from "node:readline";
 
 import {
+  CaseAnswer,
   ClientRecord,
   FILE_NAMES,
   GpuSample,
@@ -30,6 +32,9 @@ export class MergeError extends Error {}
 
 /** The files a merge reads from every shard and writes into the merged bundle, in that order. */
 const MERGED_FILES = ["config", "requests", "schedule", "client_metrics", "server_metrics", "gpu_metrics"] as const;
+
+/** Whether a shard's manifest lists the case suite's answers (shard 0 runs a sharded suite: run/shard.ts). */
+const hasAnswers = (s: Pick<Shard, "manifest">): boolean => s.manifest.files.some((f) => f.path === FILE_NAMES.quality);
 
 interface Shard {
   dir: string;
@@ -110,7 +115,13 @@ export function checkShardSet(shards: readonly Shard[]): Shard[] {
     throw new MergeError(
       `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${plan.count} missing: a merge needs every shard of the experiment`
     );
-  return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, s]) => s);
+  const ordered = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, s]) => s);
+  const answering = ordered.slice(1).find(hasAnswers);
+  if (answering !== undefined)
+    throw new MergeError(
+      `${answering.dir}: shard ${ident(answering).index} holds case-suite answers (${FILE_NAMES.quality}), but shard 0 alone runs the suite of a sharded experiment: not a shard as \`collect --shard\` writes it`
+    );
+  return ordered;
 }
 
 /**
@@ -224,7 +235,10 @@ async function writeRecords(fx: Effects, dir: string, shards: readonly Shard[], 
   const first = all.slice(0, 1);
   await copyInto(writers.server, first, FILE_NAMES.server_metrics, ServerScrape, (r) => shiftScrape(r, dt(0)));
   await copyInto(writers.gpu, first, FILE_NAMES.gpu_metrics, GpuSample, (r) => shiftScrape(r, dt(0)));
-  for (const w of Object.values(writers)) {
+  // the case suite's raw answers, shard 0's (it alone runs the suite); they hold no time of the run
+  const answers = hasAnswers(shards[0]!) ? await open<CaseAnswer>(FILE_NAMES.quality) : null;
+  if (answers !== null) await copyInto(answers, first, FILE_NAMES.quality, CaseAnswer, (r) => r);
+  for (const w of [...Object.values(writers), ...(answers === null ? [] : [answers])]) {
     await w.close();
     if (w.error) throw w.error;
   }
@@ -313,7 +327,7 @@ export async function mergeShards(
     const manifest = await sealBundle(
       dir,
       draft,
-      MERGED_FILES.map((f) => FILE_NAMES[f]),
+      [...MERGED_FILES.map((f) => FILE_NAMES[f]), ...(hasAnswers(shards[0]!) ? [FILE_NAMES.quality] : [])],
       fx.files
     );
     return {dir, manifest};

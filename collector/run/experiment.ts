@@ -27,7 +27,7 @@ import {searchExchange} from "./searchExchange.ts";
 import {runPoints, type BeforePhase} from "./points.ts";
 import type {PlannedPoint} from "../load/plan.ts";
 import {startTelemetry} from "./telemetry.ts";
-import {shardIdentity, waitForStart} from "./shard.ts";
+import {shardIdentity, SUITE_PHASE, suiteRunsHere, waitForStart} from "./shard.ts";
 import {withTimeout} from "./timeout.ts";
 
 const PROBE_TIMEOUT_MS = 120_000;
@@ -89,6 +89,8 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
       await c.fx.files.writeAtomic(join(id.dir, DRAFT_FILE), `${JSON.stringify(draft, null, 2)}\n`);
     };
     await runPoints(c, writer, workload, probe, id.bundleId, id.runId, onPointAdded, beforePhase, exchange);
+    // shard 0 runs a sharded suite once every shard's load has ended: its idle cases are idle
+    if (c.suite !== null && shard !== null && !c.control.stopped) await barrier?.wait(SUITE_PHASE);
     if (built !== null && !c.control.stopped) await runSuite(suiteContext(c, writer, probe, id), built);
     await samplers.lastScrape();
   } catch (e) {
@@ -187,7 +189,7 @@ async function prepareWorkload(
     seed: firstBlock.seed,
     count: probe.tokenize ? tokenCounter(fx, config, c.apiKey) : null
   });
-  if (c.suite === null) return {prompt, built: null};
+  if (c.suite === null || !suiteRunsHere(c.shard)) return {prompt, built: null};
   try {
     const built = await buildSuite(c.suite, {
       fx,

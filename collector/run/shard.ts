@@ -36,14 +36,13 @@ export function runSlice(config: RunConfig, shard: ShardRun | null | undefined):
 }
 
 /**
- * Why a config cannot be split into `count` shards, or null. A case suite is not sliced by ordinal (not yet
- * supported); every closed-loop shard needs at least one request in flight (a search's lowest probe too), and
- * with conversations at least one conversation. A search is judged across shards (run/searchExchange.ts),
- * which needs the barrier folder: `searchNeedsBarrier`.
+ * Why a config cannot be split into `count` shards, or null. Every closed-loop shard needs at least one request
+ * in flight (a search's lowest probe too), and with conversations at least one conversation. A search is judged
+ * across shards (run/searchExchange.ts) and a case suite waits for every shard's load to end
+ * (`suiteRunsHere`): both need the barrier folder, `barrierRequired`.
  */
 export function shardProblem(config: RunConfig, count: number): string | null {
   if (count === 1) return null;
-  if ((config.suites ?? []).length > 0) return "a case suite cannot be sharded (not yet supported): run it unsharded";
   const turns = sliceGroup(config);
   for (const [i, b] of loadBlocks(config).entries()) {
     if (isSearchBlock(b)) {
@@ -65,16 +64,31 @@ export function shardProblem(config: RunConfig, count: number): string | null {
 }
 
 /**
- * Why a sharded run of `config` without a barrier folder cannot run, or null: a search needs one. `give` names
- * what provides it (`--barrier-dir`, or a plan's shared claim).
+ * Why a sharded run of `config` without a barrier folder cannot run, or null: a search needs one, and so does a
+ * case suite. `give` names what provides it (`--barrier-dir`, or a plan's shared claim).
  */
-export function searchNeedsBarrier(config: RunConfig, count: number, barrier: boolean, give: string): string | null {
+export function barrierRequired(config: RunConfig, count: number, barrier: boolean, give: string): string | null {
   if (count === 1 || barrier) return null;
   const i = loadBlocks(config).findIndex(isSearchBlock);
-  return i < 0
-    ? null
-    : `load[${i}]: a load search over shards needs ${give}, a folder every shard can read: each probe is judged from every shard's records there`;
+  if (i >= 0)
+    return `load[${i}]: a load search over shards needs ${give}, a folder every shard can read: each probe is judged from every shard's records there`;
+  if ((config.suites ?? []).length > 0)
+    return `suites: a case suite over shards needs ${give}, a folder every shard can read: shard 0 runs the suite once every shard's load has ended, which the shards say there`;
+  return null;
 }
+
+/**
+ * Whether this run sends the case suite. The suite is one experiment's quality and idle-latency
+ * measurement, sent one request at a time (case_08 at its own concurrency): it is not load to split, and
+ * sliced over shards its multi-turn cases and tiers would lose their order. So shard 0 alone runs it, after
+ * every shard's load points (the `SUITE_PHASE` barrier), and the merge takes its requests and answers from
+ * shard 0; an unsharded run always does.
+ */
+export const suiteRunsHere = (shard: ShardRun | null | undefined): boolean =>
+  shard === null || shard === undefined || shard.slice.index === 0;
+
+/** The barrier every shard meets after its load points, before shard 0 runs the case suite. */
+export const SUITE_PHASE = {point: "suite", repeat: 0, phase: "measure"} as const;
 
 /** The shard's identity as the manifest records it (the start's lateness is filled in when it starts). */
 export async function shardIdentity(

@@ -141,6 +141,13 @@ describe("inferscope k8s (issue 17)", () => {
     expect(f.stderr).toContain("load[0]: a load search over shards needs evidence: {claim: …}");
     const g = await run(["k8s", "--plan", plan("search-claim", {}, runConfig(search))]);
     expect(g.code, g.stderr).toBe(0);
+    // shard 0 runs a case suite once every shard's load has ended, which the shards say on the claim
+    const suite = {suites: ["case_11_instruction"]};
+    const h = await run(["k8s", "--plan", plan("suite", {evidence: {empty_dir: true}}, runConfig(suite))]);
+    expect(h.code).toBe(2);
+    expect(h.stderr).toContain("suites: a case suite over shards needs evidence: {claim: …}");
+    const i = await run(["k8s", "--plan", plan("suite-claim", {}, runConfig(suite))]);
+    expect(i.code, i.stderr).toBe(0);
   });
 
   it("the pod's command and environment, run as 2 local processes, give 2 shards that merge into one run", async () => {

@@ -1,10 +1,10 @@
 import {describe, expect, it} from "vitest";
 
 import {checkShardSet, mergedPoints} from "../../../collector/merge/merge.ts";
-import type {Manifest} from "../../../src/analysis/schema/index.ts";
+import {FILE_NAMES, type Manifest} from "../../../src/analysis/schema/index.ts";
 
-/** A shard bundle as the merge sees it: only its manifest's shard identity matters here. */
-const shard = (dir: string, index: number, count: number, group?: number) => ({
+/** A shard bundle as the merge sees it: only its manifest's shard identity and file list matter here. */
+const shard = (dir: string, index: number, count: number, group?: number, files: string[] = []) => ({
   dir,
   manifestSha256: "0".repeat(64),
   manifest: {
@@ -16,7 +16,8 @@ const shard = (dir: string, index: number, count: number, group?: number) => ({
       startAt: null,
       startLateNs: 0,
       timeSync: {source: null, synchronized: null, offsetMs: null, raw: null, reason: "test"}
-    }
+    },
+    files: files.map((path) => ({path, sha256: "0".repeat(64), bytes: 0}))
   } as unknown as Manifest
 });
 
@@ -33,6 +34,17 @@ describe("the shards of one experiment (issue 17)", () => {
 
   it("reads a shard that names no unit as one ordinal at a time (bundles before units)", () => {
     expect(checkShardSet([shard("a", 0, 2), shard("b", 1, 2, 1)])).toHaveLength(2);
+  });
+
+  it("take case-suite answers from shard 0 alone, and refuse another shard that holds some", () => {
+    const q = FILE_NAMES.quality;
+    expect(
+      checkShardSet([shard("b", 1, 2, 1, [FILE_NAMES.requests]), shard("a", 0, 2, 1, [q])]).map((s) => s.dir)
+    ).toEqual(["a", "b"]);
+    expect(() => checkShardSet([shard("a", 0, 2, 1, [q]), shard("b", 1, 2, 1, [FILE_NAMES.requests, q])])).toThrow(
+      "b: shard 1 holds case-suite answers (quality.jsonl), but shard 0 alone runs the suite of a sharded experiment"
+    );
+    expect(() => checkShardSet([shard("a", 0, 2), shard("b", 1, 2, undefined, [q])])).toThrow(/^b: shard 1 holds/);
   });
 });
 
