@@ -9,7 +9,7 @@ import {
   writeFileSync,
   writeSync
 } from "node:fs";
-import {join, relative} from "node:path";
+import {isAbsolute, join, relative} from "node:path";
 
 import {max} from "d3-array";
 import type {Command} from "commander";
@@ -212,6 +212,12 @@ export async function importCommand(tool: string, paths: readonly string[], o: I
   return written.dir;
 }
 
+/** A file as an error names it: relative to the working folder when inside it, else its full path. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+}
+
 /** Reads, imports and writes the bundle; returns what the summary line needs (nothing that holds the records). */
 async function importToBundle(
   tool: PeerTool | "auto",
@@ -224,7 +230,7 @@ async function importToBundle(
   if (!r.ok) {
     const lines = r.errors.map((e) => {
       const input = inputs.find((f) => f.name === e.file);
-      return formatPeerError({...e, file: input ? relative(process.cwd(), input.path) || input.name : e.file});
+      return formatPeerError({...e, file: input ? shownPath(input.path) || input.name : e.file});
     });
     throw new CliError(`cannot import ${tool === "auto" ? "(auto)" : tool}:\n${lines.join("\n")}`, {
       exitCode: EXIT.usage

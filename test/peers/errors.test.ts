@@ -39,6 +39,42 @@ describe("malformed and truncated input: an error naming the file, the place in 
     ]);
   });
 
+  it("a string or a negative number where vLLM writes a statistic, a count or a time: refused with its key and value", () => {
+    const v = text("vllm/vllm-2024-detailed.json");
+    const swapped = v.replace('"mean_ttft_ms": 148.9725', '"mean_ttft_ms": "148.9725"');
+    expect(errorsOf("vllm", [{name: "run.json", text: swapped}])).toEqual([
+      'run.json: $.mean_ttft_ms: expected a number, got the string "148.9725"'
+    ]);
+    const negative = v
+      .replace('"median_ttft_ms": 152.995', '"median_ttft_ms": -152.995')
+      .replace('"completed": 6', '"completed": -6')
+      .replace('"output_throughput": 38.666666666666664', '"output_throughput": -1');
+    expect(errorsOf("vllm", [{name: "run.json", text: negative}])).toEqual([
+      // in the file's key order
+      "run.json: $.completed: expected the count of completed requests (≥ 0), got -6",
+      "run.json: $.output_throughput: expected a non-negative number, got -1",
+      "run.json: $.median_ttft_ms: expected a non-negative number, got -152.995"
+    ]);
+    const o = JSON.parse(v) as {ttfts: number[]};
+    o.ttfts[2] = -0.1;
+    expect(errorsOf("vllm", [{name: "run.json", text: JSON.stringify(o)}])).toEqual([
+      "run.json: $.ttfts[2]: expected a time to first token in seconds (≥ 0), got -0.1"
+    ]);
+    // Python's NaN (a statistic of no values) is unknown, not an error
+    const nan = v.replace('"std_ttft_ms": 33.769612670515876', '"std_ttft_ms": NaN');
+    expect(importPeer("vllm", [{name: "run.json", text: nan}]).ok).toBe(true);
+  });
+
+  it("a negative time of an LLMPerf request: the record's index and the value", () => {
+    const rows = JSON.parse(text("llmperf/synthetic_individual_responses.json")) as Record<string, unknown>[];
+    rows[1]!.ttft_s = -0.5;
+    rows[2]!.number_output_tokens = "-3";
+    expect(errorsOf("llmperf", [{name: "x_individual_responses.json", text: JSON.stringify(rows)}])).toEqual([
+      "x_individual_responses.json: $[1].ttft_s: expected a non-negative number, got -0.5",
+      "x_individual_responses.json: $[2].number_output_tokens: expected a non-negative number, got -3"
+    ]);
+  });
+
   it("per-request arrays that are not index-aligned", () => {
     const o = JSON.parse(text("vllm/vllm-2024-detailed.json")) as {output_lens: number[]};
     o.output_lens.pop();

@@ -131,8 +131,20 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
     ]);
     expect(gate(b, "G30").status).toBe("pass");
     expect(gate(b, "G30").reason).toBe("40 measured requests planned, 40 recorded");
-    expect(gate(b, "G32").status, gate(b, "G32").reason).toBe("pass");
-    expect(gate(b, "G32").reason).toMatch(/every shard ran on one host \(one clock\)$/);
+    // G32 judges the spread of the shards' starts. Each shard records how late it began after --start-at:
+    // where those agree within 50 ms the shards began together and G32 passes; on a machine so busy that
+    // a shard came late (its start-up and warmup took longer than the 8 s given) G32 warns, and the spread
+    // it names is the recorded lateness's, to the few ms between the start and the phase_start note
+    const g32 = gate(b, "G32");
+    expect(g32.reason).toMatch(/every shard ran on one host \(one clock\)$/);
+    const late = manifestOf(mergedDir).merge!.shards.map((s) => s.startLateNs! / 1e6);
+    const lateSpread = Math.max(...late) - Math.min(...late);
+    const skew = (g32.evidence as {worstSkewMs: number}).worstSkewMs;
+    if (lateSpread <= 50) expect(g32.status, g32.reason).toBe("pass");
+    else {
+      expect(g32.status, g32.reason).toBe("warn");
+      expect(Math.abs(skew - lateSpread), g32.reason).toBeLessThanOrEqual(25);
+    }
     // Stated tolerance: 2 ms (10 % of the server's 20 ms). Counted from the send, sharding must not change
     // what the server took; counted from the schedule, the 4 shard processes (on 2 cores here) may add
     // only the dispatch lag the bundles record for them: that lateness is evidence, judged by G6 and G21.

@@ -8,16 +8,21 @@ import type {Claim, Doc} from "../shared/types.ts";
  * LLMPerf (ray-project/llmperf `token_benchmark_ray.py`): `*_individual_responses.json` (a JSON array,
  * one object per request, no timestamps) and `*_summary.json` (flattened `results_<metric>_…` keys).
  */
+/** A time, rate or token count of one request: never negative (the value is named when it is). */
+const NonNeg = NumLike.pipe(
+  z.number().min(0, {error: (i) => `expected a non-negative number, got ${String(i.input)}`})
+);
+
 export const Individual = z.looseObject({
   error_code: z.union([z.number(), z.string()]).nullable().optional(),
   error_msg: z.string().nullable().optional(),
-  inter_token_latency_s: NumLike.nullable().optional(),
-  ttft_s: NumLike.nullable().optional(),
-  end_to_end_latency_s: NumLike.nullable().optional(),
-  request_output_throughput_token_per_s: NumLike.nullable().optional(),
-  number_total_tokens: NumLike.nullable().optional(),
-  number_output_tokens: NumLike.nullable().optional(),
-  number_input_tokens: NumLike.nullable().optional()
+  inter_token_latency_s: NonNeg.nullable().optional(),
+  ttft_s: NonNeg.nullable().optional(),
+  end_to_end_latency_s: NonNeg.nullable().optional(),
+  request_output_throughput_token_per_s: NonNeg.nullable().optional(),
+  number_total_tokens: NonNeg.nullable().optional(),
+  number_output_tokens: NonNeg.nullable().optional(),
+  number_input_tokens: NonNeg.nullable().optional()
 });
 export type Individual = z.infer<typeof Individual>;
 

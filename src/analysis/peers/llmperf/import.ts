@@ -97,6 +97,16 @@ export function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
   };
 }
 
+/**
+ * Why a row is not a success. LLMPerf writes a null error_code for a request that succeeded; one whose timing is
+ * missing anyway cannot be measured, and says which field is absent rather than "error code null".
+ */
+function failureMessage(row: Individual): string {
+  if (row.error_code != null) return (row.error_msg || `error code ${String(row.error_code)}`).slice(0, 4096);
+  const absent = (["ttft_s", "end_to_end_latency_s"] as const).filter((k) => row[k] == null);
+  return `no error code, but no ${absent.join(" and ")} recorded: the request's timing is unknown`;
+}
+
 function mapRow(row: Individual, i: number, point: string): RequestRecord {
   const ok = row.error_code == null && row.ttft_s != null && row.end_to_end_latency_s != null;
   const out = row.number_output_tokens ?? null;
@@ -119,7 +129,7 @@ function mapRow(row: Individual, i: number, point: string): RequestRecord {
         ? row.error_code
         : null,
     transportError: ok || typeof row.error_code === "number" ? null : "other",
-    errorMessage: ok ? null : (row.error_msg || `error code ${String(row.error_code)}`).slice(0, 4096),
+    errorMessage: ok ? null : failureMessage(row),
     usage: {
       promptTokens: row.number_input_tokens ?? null,
       completionTokens: ok ? out : null,

@@ -161,8 +161,9 @@ function countRows(input: ComparisonInput, agg: Record<string, unknown>): Source
     })
   );
   const thr = num(agg.results_mean_output_throughput_token_per_s);
-  const sumOut = ok.every((r) => r.out !== null) ? sumOf(ok.map((r) => r.out!)) : null;
-  const windowS = thr && sumOut !== null ? sumOut / thr : null;
+  // without the individual responses no token was counted: the sum is unknown, not 0 (and neither is the window)
+  const sumOut = have && ok.every((r) => r.out !== null) ? sumOf(ok.map((r) => r.out!)) : null;
+  const windowS = thr && sumOut !== null && sumOut > 0 ? sumOut / thr : null;
   rows.push(
     finishRow({
       point,
@@ -186,7 +187,11 @@ function countRows(input: ComparisonInput, agg: Record<string, unknown>): Source
       reported: num(agg.results_num_completed_requests_per_min),
       recomputed:
         windowS === null
-          ? missing("window not derivable")
+          ? missing(
+              have
+                ? "window not derivable (no output tokens counted, or no mean output throughput reported)"
+                : "window not derivable: no individual-responses file, so the output tokens are not counted"
+            )
           : derived(
               (ok.length * 60) / windowS,
               `window derived as Σ output tokens / results_mean_output_throughput_token_per_s = ${windowS.toFixed(3)} s`

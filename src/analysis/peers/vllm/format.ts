@@ -26,32 +26,84 @@ const FAMILY: Record<string, Family> = {
   e2e_latency: "e2e" // SGLang
 };
 
-const numArray = z.array(z.number());
+/** A time, length or count no run can make negative, with the value in the message when it is. */
+const nonNeg = (what: string) => z.number().min(0, {error: (i) => `${what} (≥ 0), got ${String(i.input)}`});
+const numArray = z.array(nonNeg("expected a duration in seconds"));
 const intArray = z.array(z.number().int().nonnegative().nullable());
 
-export const VllmLikeRun = z.looseObject({
-  date: z.string().optional(),
-  backend: z.string().optional(),
-  model_id: z.string().nullable().optional(),
-  model: z.string().nullable().optional(),
-  tokenizer_id: z.string().nullable().optional(),
-  endpoint_type: z.string().nullable().optional(),
-  num_prompts: z.number().int().nullable().optional(),
-  request_rate: z.union([z.number(), z.string(), z.null()]).optional(),
-  burstiness: z.number().nullable().optional(),
-  max_concurrency: z.number().int().positive().nullable().optional(),
-  duration: z.number({error: "expected the run duration in seconds (a number)"}),
-  completed: z.number({error: "expected the count of completed requests (an integer)"}).int(),
-  failed: z.number().int().nullable().optional(),
-  input_lens: intArray.optional(),
-  output_lens: intArray.optional(),
-  ttfts: z.array(z.number().nullable()).optional(),
-  itls: z.array(z.array(z.number())).optional(),
-  latencies: numArray.optional(),
-  start_times: numArray.optional(),
-  errors: z.array(z.string().nullable()).optional(),
-  generated_texts: z.array(z.string().nullable()).optional()
-});
+/**
+ * The run-level numbers besides `<stat>_<metric>_ms`: counts, token totals, rates. vLLM and SGLang write each
+ * as a JSON number (Python's NaN or Infinity, read as null, where a statistic had no values).
+ */
+const RUN_NUMBERS = new Set([
+  "total_input_tokens",
+  "total_output_tokens",
+  "total_input",
+  "total_output",
+  "total_output_retokenized",
+  "request_throughput",
+  "request_goodput",
+  "request_goodput:",
+  "input_throughput",
+  "output_throughput",
+  "output_throughput_retokenized",
+  "total_token_throughput",
+  "total_throughput",
+  "max_output_tokens_per_s",
+  "max_concurrent_requests",
+  "concurrency",
+  "accept_length"
+]);
+
+/**
+ * Every statistic (`mean_ttft_ms`, `p99_itl_ms`, …) and run-level number is a non-negative number or null:
+ * a string or a negative latency is not what either tool writes, and is refused with its key and value
+ * rather than read as "not reported" or kept as if measured.
+ */
+function checkRunNumbers(v: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const [key, x] of Object.entries(v)) {
+    if (!STAT_KEY.test(key) && !RUN_NUMBERS.has(key)) continue;
+    if (x === null || x === undefined) continue;
+    if (typeof x !== "number")
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `expected a number, got ${typeof x === "string" ? `the string ${JSON.stringify(x.slice(0, 40))}` : typeof x}`
+      });
+    else if (x < 0) ctx.addIssue({code: "custom", path: [key], message: `expected a non-negative number, got ${x}`});
+  }
+}
+
+export const VllmLikeRun = z
+  .looseObject({
+    date: z.string().optional(),
+    backend: z.string().optional(),
+    model_id: z.string().nullable().optional(),
+    model: z.string().nullable().optional(),
+    tokenizer_id: z.string().nullable().optional(),
+    endpoint_type: z.string().nullable().optional(),
+    num_prompts: z.number().int().nullable().optional(),
+    request_rate: z.union([z.number(), z.string(), z.null()]).optional(),
+    burstiness: z.number().nullable().optional(),
+    max_concurrency: z.number().int().positive().nullable().optional(),
+    duration: z
+      .number({error: "expected the run duration in seconds (a number)"})
+      .min(0, {error: (i) => `expected the run duration in seconds (≥ 0), got ${String(i.input)}`}),
+    completed: z
+      .number({error: "expected the count of completed requests (an integer)"})
+      .int()
+      .min(0, {error: (i) => `expected the count of completed requests (≥ 0), got ${String(i.input)}`}),
+    failed: z.number().int().nonnegative().nullable().optional(),
+    input_lens: intArray.optional(),
+    output_lens: intArray.optional(),
+    ttfts: z.array(nonNeg("expected a time to first token in seconds").nullable()).optional(),
+    itls: z.array(z.array(nonNeg("expected an inter-token latency in seconds"))).optional(),
+    latencies: numArray.optional(),
+    start_times: z.array(z.number()).optional(),
+    errors: z.array(z.string().nullable()).optional(),
+    generated_texts: z.array(z.string().nullable()).optional()
+  })
+  .superRefine(checkRunNumbers);
 export type VllmLikeRun = z.infer<typeof VllmLikeRun>;
 
 export const ARRAYS = [

@@ -190,7 +190,12 @@ function countRows(c: Run): SourceComparisonRow[] {
       unit: "requests",
       reported: c.completed,
       recomputed: recount(ok.length),
-      canonical: c.canonical ? {metric: "n_success", value: ok.length} : null,
+      // without request records our count is unknown, not 0
+      canonical: c.canonical
+        ? c.haveRecords
+          ? {metric: "n_success", value: ok.length}
+          : {metric: "n_success", value: null, note: "no request records (the file keeps aggregates only)"}
+        : null,
       codes: []
     }),
     finishRow({
