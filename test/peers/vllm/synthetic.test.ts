@@ -28,6 +28,10 @@ describe("vLLM save-result", () => {
     const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2024-aggregates-only.json")]));
     expect(r.exact).toBe(0);
     expect(report.load_points[0]!.n).toBe(0);
+    // their completed count stands beside an unknown of ours (no request records), never beside a 0
+    const completed = report.source_comparison!.find((x) => x.metric === "completed")!;
+    expect(completed).toMatchObject({reported: json("vllm/vllm-2024-aggregates-only.json").completed, canonical: null});
+    expect(completed.note).toContain("canonical: no request records (the file keeps aggregates only)");
     expect(report.gates.find((g) => g.id === "G3")!.status).toBe("not_evaluable");
   });
 
