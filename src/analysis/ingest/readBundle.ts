@@ -107,7 +107,21 @@ export async function readRecords(
     if (!stream) continue;
     if (role === undefined || role === "config" || role === "attachment" || !path.endsWith(".jsonl"))
       await drain(stream);
-    else await streamRole(path, role, stream, visitors, issues);
+    else {
+      const lines = await streamRole(path, role, stream, visitors, issues);
+      const listed = declared.get(path)?.records;
+      // the manifest's record count is the file's newline count when sealed: a different count is an edited
+      // manifest (or a sealing bug), whatever the digests say
+      if (typeof listed === "number" && listed !== lines)
+        issues.push(
+          issue(
+            "error",
+            "record_count",
+            FILE_NAMES.manifest,
+            `lists ${listed} records for ${path}, which holds ${lines} newline-terminated line${lines === 1 ? "" : "s"}`
+          )
+        );
+    }
     observed.set(path, stream.digest());
   }
   const files: FileCheck[] = [];
@@ -169,14 +183,17 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
   };
 }
 
-/** Streams one JSONL file through its role's validator; the visitor's issues come before the file's own. */
+/**
+ * Streams one JSONL file through its role's validator; the visitor's issues come before the file's own. Returns
+ * the number of newline-terminated lines (what a sealed manifest lists as the file's records).
+ */
 async function streamRole(
   path: string,
   role: RecordRole,
   stream: FileStream,
   visitors: RecordVisitors,
   issues: Issue[]
-): Promise<void> {
+): Promise<number> {
   const validator = new JsonlValidator(path, INGEST_SCHEMAS[role] as z.ZodType<{seq: number}, unknown>);
   const visit = visitors[role] as ((r: {seq: number}, at: RecordAt) => void) | undefined;
   const take = (line: Parameters<JsonlValidator<{seq: number}>["line"]>[0]) => {
@@ -184,9 +201,15 @@ async function streamRole(
     if (r !== undefined && visit !== undefined) visit(r, {file: path, line: validator.lines});
   };
   const splitter = new LineSplitter();
-  for await (const chunk of stream.chunks) for (const line of splitter.push(chunk)) take(line);
+  let terminated = 0;
+  for await (const chunk of stream.chunks)
+    for (const line of splitter.push(chunk)) {
+      terminated++;
+      take(line);
+    }
   const {last, endedWithNewline} = splitter.finish();
   if (last !== null) take(last);
   validator.finish(endedWithNewline);
   appendAll(issues, validator.issues);
+  return terminated;
 }

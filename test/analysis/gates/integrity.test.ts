@@ -40,6 +40,23 @@ describe("G1 evidence integrity", () => {
     expect(r.verdict).toBe("INVALID");
   });
 
+  it("fails when the manifest's record count of a file differs from the file's lines, digests intact", async () => {
+    // 20 requests, one line each: the manifest edited to say 21 (the digest entries left as sealed)
+    const files = bundleFiles(clean());
+    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string; records: number | null}[]};
+    const entry = m.files.find((f) => f.path === REQUESTS)!;
+    expect(entry.records).toBe(20);
+    entry.records = 21;
+    files["manifest.json"] = JSON.stringify(m);
+    const r = await analyzeFiles(files);
+    const g = gateOf(r, "G1");
+    expect(g.status).toBe("fail");
+    expect(g.reason).toBe(
+      "1 schema or sequence error(s), first: manifest.json:- lists 21 records for requests.jsonl, which holds 20 newline-terminated lines"
+    );
+    expect(r.verdict).toBe("INVALID");
+  });
+
   it("fails when a file the manifest declares is missing", async () => {
     const files = bundleFiles(clean());
     delete files["client_metrics.jsonl"];

@@ -5,7 +5,8 @@ import {llmperfExpected} from "../expected.ts";
 import {importAndAnalyze, importAndAnalyzeTexts} from "../helpers.ts";
 import {f, json} from "../synthetic.ts";
 
-const row = (rows: {metric: string}[] | undefined, metric: string) => rows!.find((r) => r.metric === metric)!;
+const row = <T extends {metric: string}>(rows: T[] | undefined, metric: string): T =>
+  rows!.find((r) => r.metric === metric)!;
 
 describe("LLMPerf individual + summary", () => {
   it("R-7 and ddof 1 from the individual file; TTFT-inclusive ITL shown as a definition difference", async () => {
