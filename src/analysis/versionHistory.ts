@@ -88,5 +88,23 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "GSM8K 的 strict 与 flexible 即 lm-evaluation-harness 的 strict-match 与 flexible-extract（其正则、取第一个/最后一个匹配以及 exact-match 归一化）；此前的读法保留为 gsm8k_lenient。"
       }
     ]
+  },
+  {
+    contract: "analyzer",
+    version: "4",
+    changes: [
+      {
+        en: "A stream the server held open after its terminal marker still ends at its last event (latency, window and rates), but it held its client slot until the connection closed: the in-flight count (achieved_concurrency, G5) keeps it in flight until then. A closed loop whose slot waited out a server's hang no longer reads as a load generator that failed to hold its concurrency; the hang is G29's.",
+        zh: "服务器在结束标记后仍保持打开的流，其结束仍以最后一个事件为准（时延、窗口与速率），但它占用客户端的并发槽位直到连接关闭：在途数（achieved_concurrency、G5）在此之前一直把它计为在途。闭环的槽位在等待服务器挂起时不再被视为负载生成器未能保持并发；挂起由 G29 判断。"
+      },
+      {
+        en: "answer_decode_tok_s spans from the first answer token — the first token event after the thinking, a token streamed as empty text (held-back partial UTF-8) included — to where the counted tokens end; it started at the first visible content, so a held-back first token was counted without its time (a 4-token answer whose first token came 20 ms before the text read 150 tok/s instead of 75). For a model without a reasoning channel it equals decode_tok_s.",
+        zh: "answer_decode_tok_s 的区间从首个回答 token（思考之后的第一个 token 事件，包括以空文本流出的 token，即被扣留的不完整 UTF-8）到计数 token 结束处；此前从第一个可见正文开始，被扣留的首 token 计入了数量却未计入时间（首 token 比文本早 20 ms 的 4 token 回答读作 150 tok/s 而非 75）。没有推理通道的模型与 decode_tok_s 相等。"
+      },
+      {
+        en: "G1 also checks each JSONL file's record count in the manifest against the file's newline-terminated lines: a manifest edited to list another count fails, whatever the digests say.",
+        zh: "G1 还核对清单中每个 JSONL 文件的记录数与文件中以换行结束的行数：被改为其他数目的清单不通过，无论摘要是否一致。"
+      }
+    ]
   }
 ];

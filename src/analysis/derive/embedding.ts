@@ -37,6 +37,7 @@ export function deriveEmbedding(r: RequestRecord, body: JsonBody): DerivedReques
     tEv1: null,
     tTok1: null,
     tContent1: null,
+    tAnswer1: null,
     tTokN: null,
     tTerminal: null,
     tEnd: r.tEndNs,

@@ -32,6 +32,12 @@ export interface DerivedRequest {
   /** First non-empty content or tool-call delta (first visible output). */
   tContent1: number | null;
   /**
+   * First token of the answer: the first token-bearing event after the thinking (after the last reasoning
+   * event before the first content), an empty-text token the server counts included; the first token event
+   * when the stream has no reasoning channel. Null without answer tokens.
+   */
+  tAnswer1: number | null;
+  /**
    * Where the counted output tokens end: the last token-bearing event, or a finish event after it that
    * carries the end-of-sequence token (see `eosOnFinish`).
    */
@@ -203,6 +209,25 @@ function countedTokens(
   return {emptyText, eosOnFinish};
 }
 
+/**
+ * The first answer token's time (`tAnswer1`): the first token event after the last reasoning event that comes
+ * before the first content (or the last reasoning event at all, when no content came).
+ */
+function answerStart(
+  events: RequestRecord["events"],
+  tokenIdx: readonly number[],
+  tContent1: number | null
+): number | null {
+  let after = -1;
+  for (const i of tokenIdx) {
+    const [t, , kind] = events[i]!;
+    if (tContent1 !== null && t >= tContent1) break;
+    if (kind === "reasoning") after = i;
+  }
+  const first = tokenIdx.find((i) => i > after && events[i]![2] !== "reasoning");
+  return first === undefined ? null : events[first]![0];
+}
+
 /** A successful stream the server kept open past its terminal marker: its end is its last event. */
 function hangOf(
   r: RequestRecord,
@@ -238,6 +263,7 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     if (n !== null && n > 1) multi++;
   }
   const tTok1 = tokenIdx.length > 0 ? events[tokenIdx[0]!]![0] : null;
+  const tAnswer1 = answerStart(events, tokenIdx, s.tContent1);
   const tTokN = tokenIdx.length > 0 ? events[tokenIdx.at(-1)!]![0] : null;
 
   // Imported records do not hold the stream's terminal marker: the source tool's success verdict stands.
@@ -266,6 +292,7 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     tEv1: s.tEv1,
     tTok1,
     tContent1: s.tContent1,
+    tAnswer1,
     tTokN,
     tTerminal: s.tTerminal,
     tEnd,

@@ -34,8 +34,8 @@ export const ttftContentMs: RequestMetric = {
   formula: "t_content1 − t_start",
   population: successes,
   definition: {
-    en: "Like TTFT but ignoring reasoning deltas: the first non-empty content or tool-call delta (AIPerf's TTFO). Differs from TTFT only for reasoning models.",
-    zh: "与 TTFT 相同，但不计推理增量：第一个非空正文或工具调用增量（AIPerf 的 TTFO）。仅对推理模型与 TTFT 不同。"
+    en: "Like TTFT but ignoring reasoning deltas: the first non-empty content or tool-call delta (AIPerf's TTFO). Differs from TTFT for reasoning models, and where the first token's text is held back (a token the server counts, streamed as empty text, which TTFT counts and this does not).",
+    zh: "与 TTFT 相同，但不计推理增量：第一个非空正文或工具调用增量（AIPerf 的 TTFO）。对推理模型与 TTFT 不同；首个 token 的文本被扣留时（服务器计数但以空文本流出的 token，TTFT 计入而本指标不计入）也不同。"
   },
   value: (r) => spanMs(r.tStart, r.tContent1)
 };

@@ -74,16 +74,16 @@ export const answerDecodeTokS: RequestMetric = {
   label: {en: "Answer decode speed (thinking excluded)", zh: "回答解码速度（不含思考）"},
   unit: "tok/s",
   direction: "higher",
-  formula: "(answer_tokens − 1) / (t_tokN − t_content1)",
+  formula: "(answer_tokens − 1) / (t_tokN − t_answer1)",
   population: "successful measured requests with ≥ 2 answer tokens and a known reasoning count",
   definition: {
-    en: "Decode speed of the answer alone: the answer's tokens after its first, over the span from the first answer token to where the counted tokens end. decode_tok_s counts every output token, thinking included; for a model without a reasoning channel the two agree.",
-    zh: "仅回答部分的解码速度：回答首 token 之后的 token 数，除以从首个回答 token 到计数 token 结束的时长。decode_tok_s 计入全部输出 token（含思考）；没有推理通道的模型两者一致。"
+    en: "Decode speed of the answer alone: the answer's tokens after its first, over the span from the first answer token to where the counted tokens end. The first answer token is the first token event after the thinking — a token the server counts but streams as empty text (held-back partial UTF-8) included, so the span holds every answer token the count holds. decode_tok_s counts every output token, thinking included; for a model without a reasoning channel the two agree.",
+    zh: "仅回答部分的解码速度：回答首 token 之后的 token 数，除以从首个回答 token 到计数 token 结束的时长。首个回答 token 是思考之后的第一个 token 事件——包括服务器计数但以空文本流出的 token（被扣留的不完整 UTF-8），因此该区间包含计数中的每个回答 token。decode_tok_s 计入全部输出 token（含思考）；没有推理通道的模型两者一致。"
   },
   value: (r) => {
     const n = answerTokens(r);
-    if (n === null || n < 2 || r.tContent1 === null || r.tTokN === null) return null;
-    const span = ms(r.tTokN - r.tContent1);
+    if (n === null || n < 2 || r.tAnswer1 === null || r.tTokN === null) return null;
+    const span = ms(r.tTokN - r.tAnswer1);
     return span > 0 ? ((n - 1) * 1000) / span : null;
   }
 };

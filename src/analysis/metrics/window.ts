@@ -81,7 +81,10 @@ export const measurementWindow = {
       w.dispMin = Math.min(w.dispMin, d.tDisp);
       w.dispMax = Math.max(w.dispMax, d.tDisp);
       w.starts.push(d.tDisp);
-      w.ends.push(Math.max(d.tDisp, end ?? d.tDisp));
+      // a stream the server held open after its terminal marker ends at its last event, but it held its client
+      // slot until the connection closed: in flight until then (a closed loop sends nothing in that slot)
+      const held = d.hung && d.record.tEndNs !== null ? Math.max(d.record.tEndNs, end ?? d.tDisp) : end;
+      w.ends.push(Math.max(d.tDisp, held ?? d.tDisp));
     }
   },
 

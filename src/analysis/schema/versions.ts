@@ -16,8 +16,10 @@ export const MEASURE_VERSION = "2";
 /**
  * 2: the counted-token end of a request, empty-text tokens, hung streams, prefill span, dispatch lag from tCall, … (docs/methodology).
  * 3: the prefix-cache ceiling in G13, reasoning-model metrics and G31, trace and sessions in G5/G21 (issue 16).
+ * 4: a hung stream holds its slot in flight until it closed (G5, achieved concurrency); the answer's decode span
+ *    starts at its first token, a held-back one included; G1 checks the manifest's record counts.
  */
-export const ANALYZER_VERSION = "3";
+export const ANALYZER_VERSION = "4";
 /** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */
 export const QUALITY_VERSION = "2";
 /** 1: the first published schema of the Report and of `analyze --json` (evidence/schema/{report,analyze}.v1.schema.json). */

@@ -43,6 +43,21 @@ describe("G5 achieved load, closed loop", () => {
     expect(r.verdict, r.verdict_reasons.join("\n")).toBe("VALID");
   });
 
+  it("counts a stream the server held open after its finish as in flight until it closed: the slot was busy", async () => {
+    // one slot: r0…r9 of 100 ms each; r10 at 1000 ms streams to its [DONE] at 1051.5 ms, and the server keeps the
+    // connection open until the client closes it at 11 100 ms (close_timeout); s0…s8 follow, 100 ms each.
+    // Busy while dispatching (0 … 11 900 ms): 1000 + 10 100 + 800 = 11 900 ms → mean 1.00. Counting r10 only to its
+    // last event would give (1000 + 51.5 + 800) / 11 900 = 0.16 and fail a closed loop that did hold its slot.
+    const hung = streamed("r10", 1000, {durMs: 10_100, index: 10, transportError: "close_timeout"});
+    const r = await analyzeSpec(cleanRun([...lane("r", 10), hung, ...lane("s", 9, {startMs: 11_100})]));
+    expect(gateOf(r, "G5").status).toBe("pass");
+    expect(gateOf(r, "G5").reason).toBe("r0: peak 1/1, mean 1.00 while dispatching");
+    // the hang itself is the server's, judged by G29; the request still ends at its last event
+    expect(gateOf(r, "G29").status).toBe("warn");
+    expect(r.verdict).toBe("INCONCLUSIVE");
+    expect(r.verdict_reasons.every((x) => !x.startsWith("G5"))).toBe(true);
+  });
+
   it("fails a concurrency-4 point that never had more than 2 requests in flight, making the run INVALID", async () => {
     // two slots of 10 back-to-back requests each (dispatches 0…900 ms): 2 in flight throughout
     const requests = [...lane("a", 10), ...lane("b", 10)].map((r) => ({...r, point: "concurrency-4"}));

@@ -41,6 +41,56 @@ describe("reasoning-model metrics", () => {
     expect(gateOf(r, "G31").reason).toBe("every one of 5 reasoning requests reached its answer");
   });
 
+  it("a first answer token streamed as empty text (held back) starts the answer's span, with or without thinking", async () => {
+    // continuous usage, one token per event. Plain: an empty-text token at 80 ms, content at 100, 110, 120 ms;
+    // 4 output tokens, 0 of them reasoning → decode 3 / 40 ms = 75 tok/s, and the answer is all of it: 75 too
+    // (over the span from the first content, 3 / 20 ms = 150 would count a token that came before the span)
+    const plain = (id: string, at: number) =>
+      request(
+        id,
+        at,
+        [
+          ev(at + 80, "empty", 1),
+          ...[100, 110, 120].map((t) => ev(at + t, "content", 1)),
+          ev(at + 121, "finish"),
+          ev(at + 121.5, "done")
+        ],
+        {
+          finishReason: "stop",
+          usageSource: "server_continuous",
+          usage: {promptTokens: 100, completionTokens: 4, reasoningTokens: 0, cachedTokens: null}
+        }
+      );
+    const r = await analyzeValid(cleanRun(Array.from({length: 5}, (_, i) => plain(`p${i}`, i * 200))));
+    expect(summaryOf(r, "ttft_ms").p50).toBe(80);
+    expect(summaryOf(r, "ttft_content_ms").p50).toBe(100);
+    expect(summaryOf(r, "decode_tok_s").p50).toBeCloseTo(75, 9);
+    expect(summaryOf(r, "answer_decode_tok_s").p50).toBeCloseTo(75, 9);
+    // thinking at 10…25 ms (4 tokens), then a held-back token at 40 ms and content at 50, 70, 90 ms: the answer's
+    // 4 tokens run 40 → 90 ms: 3 / 50 ms = 60 tok/s
+    const thinking = (id: string, at: number) =>
+      request(
+        id,
+        at,
+        [
+          ...[10, 15, 20, 25].map((t) => ev(at + t, "reasoning", 1)),
+          ev(at + 40, "empty", 1),
+          ...[50, 70, 90].map((t) => ev(at + t, "content", 1)),
+          ev(at + 91, "finish"),
+          ev(at + 91.5, "done")
+        ],
+        {
+          finishReason: "stop",
+          usageSource: "server_continuous",
+          usage: {promptTokens: 100, completionTokens: 8, reasoningTokens: 4, cachedTokens: null}
+        }
+      );
+    const t = await analyzeValid(cleanRun(Array.from({length: 5}, (_, i) => thinking(`t${i}`, i * 200))));
+    expect(summaryOf(t, "answer_tokens").p50).toBe(4);
+    expect(summaryOf(t, "answer_decode_tok_s").p50).toBeCloseTo(60, 9);
+    expect(summaryOf(t, "ttft_content_ms").p50).toBe(50);
+  });
+
   it("an unknown reasoning count stays unknown (no answer split), and a count of chunks is not taken for it", async () => {
     const r = await analyzeValid(cleanRun([thinker("r0", 0, {reasoning: null})]));
     expect(summaryOf(r, "reasoning_tokens").n).toBe(0);
