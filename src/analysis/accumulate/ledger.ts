@@ -57,7 +57,8 @@ export class RequestLedger {
   readonly #books = new Map<string, Book>();
   readonly #declared: Map<string, LoadPoint>;
   #prefix: string | null = null;
-  readonly #otherIds = new Set<string>();
+  /** Ids outside the canonical form, each with where it was first recorded (file:line). */
+  readonly #otherIds = new Map<string, string>();
   #duplicateIds = 0;
   readonly #duplicateIdExamples: string[] = [];
   #stopReason: string | null = null;
@@ -207,7 +208,7 @@ export class RequestLedger {
   /** A request id outside the collector's canonical form (imports, case suites): kept to find repeats. */
   requestId(id: string, where: string): void {
     if (!this.#otherIds.has(id)) {
-      this.#otherIds.add(id);
+      this.#otherIds.set(id, where);
       return;
     }
     this.#duplicateIds++;
@@ -231,7 +232,7 @@ export class RequestLedger {
   #lookalikes(): void {
     if (this.#prefix === null) return;
     const head = `${this.#prefix}-`;
-    for (const id of this.#otherIds) {
+    for (const [id, where] of this.#otherIds) {
       if (!id.startsWith(head)) continue;
       const m = /^(.+)-r(\d+)-([wm])(\d+)$/.exec(id.slice(head.length));
       if (m === null) continue;
@@ -246,7 +247,7 @@ export class RequestLedger {
         this.#duplicateIds++;
         if (this.#duplicateIdExamples.length < EXAMPLES)
           this.#duplicateIdExamples.push(
-            `${id} (also the id of ${m[1]} ${m[3] === "w" ? "warmup" : "measure"} #${m[4]})`
+            `${id} (${where}; also the id of ${m[1]} ${m[3] === "w" ? "warmup" : "measure"} #${m[4]})`
           );
       }
     }

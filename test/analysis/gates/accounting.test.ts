@@ -206,7 +206,8 @@ describe("G30 request accounting, closed loop and ids", () => {
     const r = await analyzeSpec({requests, points: [point("concurrency", 1, {requests: 20})]});
     expect(g30(r).status).toBe("fail");
     expect(g30(r).reason).toBe(
-      "1 request id(s) recorded more than once: run1-concurrency-1-r0-m2 (also the id of concurrency-1 measure #2)"
+      // the 10th record, on line 10 of requests.jsonl
+      "1 request id(s) recorded more than once: run1-concurrency-1-r0-m2 (requests.jsonl:10; also the id of concurrency-1 measure #2)"
     );
   });
 
