@@ -201,6 +201,7 @@ export async function importCommand(tool: string, paths: readonly string[], o: I
       exitCode: EXIT.usage
     });
   const written = await importToBundle(tool as PeerTool | "auto", paths, o);
+  for (const w of written.warnings) io.err.warn(w);
   // The inputs and the imported records are out of scope here: the analysis reads the bundle back alone.
   const report = await analyzeBundle(fsBundle(written.dir));
   const rows = report.source_comparison ?? [];
@@ -223,7 +224,7 @@ async function importToBundle(
   tool: PeerTool | "auto",
   paths: readonly string[],
   o: ImportOptions
-): Promise<{dir: string; label: string; requests: number; points: number}> {
+): Promise<{dir: string; label: string; requests: number; points: number; warnings: string[]}> {
   const declared = parseDeclared(o);
   const inputs = readInputs(paths);
   const r = importPeer(tool, inputs);
@@ -252,7 +253,8 @@ async function importToBundle(
     dir,
     label: `${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""}`,
     requests: run.requests.length,
-    points: run.loadPoints.length
+    points: run.loadPoints.length,
+    warnings: run.warnings ?? []
   };
 }
 

@@ -75,6 +75,15 @@ describe("malformed and truncated input: an error naming the file, the place in 
     ]);
   });
 
+  it("a document that is not an llm-d v0.2 report: what it holds instead", () => {
+    expect(errorsOf("llmd-report", [{name: "r.json", text: JSON.stringify({version: "0.1", scenario: {}})}])).toEqual([
+      'r.json: $: expected an llm-d Benchmark Report v0.2/v0.2.1 (version, run, results), got version "0.1"'
+    ]);
+    expect(errorsOf("llmd-report", [{name: "r.json", text: "[1, 2]"}])).toEqual([
+      "r.json: $: expected an llm-d Benchmark Report v0.2/v0.2.1 (version, run, results), got an array of 2"
+    ]);
+  });
+
   it("per-request arrays that are not index-aligned", () => {
     const o = JSON.parse(text("vllm/vllm-2024-detailed.json")) as {output_lens: number[]};
     o.output_lens.pop();

@@ -23,6 +23,7 @@ import {parseDocs} from "./shared/parse.ts";
 import {describeShape} from "./shared/shape.ts";
 import {
   PEER_TOOLS,
+  toolLabel,
   type Doc,
   type ImportedRun,
   type PeerFile,
@@ -143,6 +144,17 @@ export function detectTool(docs: readonly Doc[]): Result<PeerTool> {
  * Imports a peer tool's result files into InferScope records. Pure: the edge reads the files.
  * `tool` "auto" detects the format by shape.
  */
+/**
+ * A named tool whose importer accepted files that detection gives to another tool (vLLM and SGLang share one
+ * shape, with different definitions of E2E and output tokens): imported as asked, with a note saying so.
+ */
+function withShapeNote(run: ImportedRun, docs: readonly Doc[]): ImportedRun {
+  const d = detectTool(docs);
+  if (!d.ok || d.value === run.tool) return run;
+  const note = `imported as ${toolLabel(run.tool)} as named, but the files' shape is ${toolLabel(d.value)}'s (\`import auto\` would read them as ${d.value}): their definitions differ`;
+  return {...run, notes: [...run.notes, note], warnings: [...(run.warnings ?? []), note]};
+}
+
 export function importPeer(tool: PeerTool | "auto", files: readonly PeerFile[]): Result<ImportedRun> {
   if (files.length === 0)
     return {ok: false, errors: [{file: "(none)", path: "$", expected: "at least one input file"}]};
@@ -156,7 +168,8 @@ export function importPeer(tool: PeerTool | "auto", files: readonly PeerFile[]):
     chosen = d.value;
   } else chosen = tool;
   try {
-    return PEER_FORMATS[chosen].import(docs);
+    const r = PEER_FORMATS[chosen].import(docs);
+    return r.ok && tool !== "auto" ? {ok: true, value: withShapeNote(r.value, docs)} : r;
   } catch (e) {
     // An importer that meets a shape it was not written for must not crash the command with a stack
     // trace: the user gets the files, the tool and where the importer stopped (and can report it).

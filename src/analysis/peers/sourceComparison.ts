@@ -1,6 +1,6 @@
 import type {PointFacts} from "../gates/types.ts";
 import type {DerivedRequest} from "../derive/request.ts";
-import {RUN_METRIC_DEFS} from "../metrics/registry.ts";
+import {REQUEST_METRICS, RUN_METRIC_DEFS, SAMPLE_METRICS} from "../metrics/registry.ts";
 import {FILE_NAMES, type SourceRecord} from "../schema/records.ts";
 import {appendAll} from "../util/append.ts";
 import {issue, type Issue} from "../util/issues.ts";
@@ -41,6 +41,35 @@ export function canonicalView(f: PointFacts): CanonicalView {
   };
 }
 
+/**
+ * Our canonical values over one repeat's requests (a point the source ran more than once: one source record
+ * per run). Request and sample metrics are computed from those requests as the point's columns are; run-level
+ * metrics (window, throughput) are the point's, over all its repeats, so none is given for one run.
+ */
+export function repeatView(requests: readonly DerivedRequest[], repeats: number): CanonicalView {
+  return {
+    values: (id) => {
+      const out: number[] = [];
+      const req = REQUEST_METRICS.find((m) => m.id === id);
+      if (req !== undefined) {
+        for (const d of requests) {
+          if (!(req.allMeasured ?? false) && !d.success) continue;
+          const v = req.value(d);
+          if (v !== null && Number.isFinite(v)) out.push(v);
+        }
+        return out;
+      }
+      const sample = SAMPLE_METRICS.find((m) => m.id === id);
+      if (sample !== undefined) for (const d of requests) if (d.success) sample.samples(d, (v) => out.push(v));
+      return out;
+    },
+    run: () => ({
+      value: null,
+      reason: `the point's run-level metrics pool its ${repeats} repeats; this row is one of them`
+    })
+  };
+}
+
 export interface PointInput {
   requests: readonly DerivedRequest[];
   /** The point's warmup requests (outside the measured set). */
@@ -74,9 +103,18 @@ export function sourceComparison(
       continue;
     }
     const p = source.point === null ? null : points.get(source.point);
-    const requests = p ? p.requests : source.point === null ? [...points.values()].flatMap((x) => x.requests) : [];
-    const warmup = p ? (p.warmup ?? []) : [];
-    const own = PEER_FORMATS[source.tool].compare({source, requests, warmup, canonical: p?.canonical ?? null});
+    const all = p ? p.requests : source.point === null ? [...points.values()].flatMap((x) => x.requests) : [];
+    // a point the source ran more than once (one source record per run): each run's numbers are its own requests'
+    const repeat = typeof source.facts.repeat === "number" ? source.facts.repeat : null;
+    const repeats = new Set(all.map((d) => d.record.repeat)).size;
+    const split = p !== null && p !== undefined && repeat !== null && repeats > 1;
+    const mine = <T extends DerivedRequest>(xs: readonly T[]) =>
+      split ? xs.filter((d) => d.record.repeat === repeat) : xs;
+    const requests = mine(all);
+    const warmup = p ? mine(p.warmup ?? []) : [];
+    const canonical = split ? repeatView(requests, repeats) : (p?.canonical ?? null);
+    const rowsOfSource = PEER_FORMATS[source.tool].compare({source, requests, warmup, canonical});
+    const own = split ? rowsOfSource.map((row) => ({...row, repeat: repeat!})) : rowsOfSource;
     for (const row of own)
       if (row.finding)
         issues.push(

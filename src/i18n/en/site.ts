@@ -107,6 +107,8 @@ export const enSite = {
   compareViewLettersAsInThe: "letters as in the bundle table above",
   compareViewNotComparedLoadPoints: "Not compared (load points not present in every bundle): ",
   compareWithNoOtherBundleOf: "No other bundle of the same model to compare with.",
+  sourceComparisonRun:
+    "run {run} of the point (the file ran it {runs} times; each run's numbers are its own requests')",
   sourceComparisonAgrees: "agrees",
   htmlLang: "en",
   matrixModelHardware: "Model × hardware",

@@ -5,7 +5,7 @@ import {describe, expect, it} from "vitest";
 import {importPeer} from "../../../src/analysis/index.ts";
 import {checkAgainstFile} from "../check.ts";
 import {vllmLikeExpected} from "../expected.ts";
-import {importAndAnalyze} from "../helpers.ts";
+import {importAndAnalyze, importAndAnalyzeTexts} from "../helpers.ts";
 import {f, json, lines} from "../synthetic.ts";
 
 describe("vLLM save-result", () => {
@@ -93,5 +93,28 @@ describe("generations of a format", () => {
       burstiness: 0.5,
       maxConcurrency: 4
     });
+  });
+
+  it("two runs at one rate in one file: each run's numbers are recomputed from its own requests, rows name the run", async () => {
+    // the append file's two runs (rates 2 and 4) made one point: the second run's rate set to 2
+    const runs = lines("vllm/vllm-2025-append.jsonl");
+    runs[1]!.request_rate = 2.0;
+    const {report} = await importAndAnalyzeTexts("vllm", [
+      {name: "two.jsonl", text: runs.map((x) => JSON.stringify(x)).join("\n") + "\n"}
+    ]);
+    expect(report.load_points.map((p) => p.id)).toEqual(["poisson-2"]);
+    const rows = report.source_comparison!;
+    // pooled, each run's 5 requests would read as 10 completed and every statistic as the other run's mix
+    expect(rows.filter((x) => x.finding)).toEqual([]);
+    for (const [k, run] of runs.entries()) {
+      const mine = rows.filter((x) => x.repeat === k);
+      expect(mine.find((x) => x.metric === "completed")).toMatchObject({
+        reported: run.completed,
+        recomputed: run.completed
+      });
+      expect(mine.find((x) => x.metric === "mean_ttft_ms")!.recomputed).toBeCloseTo(run.mean_ttft_ms as number, 6);
+      expect(mine.find((x) => x.metric === "p99_itl_ms")!.recomputed).toBeCloseTo(run.p99_itl_ms as number, 6);
+    }
+    expect(rows.every((x) => x.repeat === 0 || x.repeat === 1)).toBe(true);
   });
 });

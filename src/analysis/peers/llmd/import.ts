@@ -51,6 +51,15 @@ function isoOf(t: unknown): string | null {
  * per report; the accelerators and engine of `scenario.stack` become the run's environment as the report
  * states them. Each file is validated against upstream's JSON Schema first.
  */
+/** What a document that is not a v0.2 report holds instead, for the error: its version, or its kind. */
+function seenShape(value: unknown): string {
+  if (value === undefined) return "JSON Lines";
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value === null || typeof value !== "object") return `${value === null ? "null" : typeof value}`;
+  const v = (value as Record<string, unknown>).version;
+  return v === undefined ? "an object without a version" : `version ${JSON.stringify(v)}`;
+}
+
 /** The reports, each validated against upstream's schema and unit rules; every problem of every file. */
 function readReports(docs: readonly Doc[]): Result<{file: string; doc: Record<string, unknown>}[]> {
   const errors: PeerError[] = [];
@@ -58,7 +67,11 @@ function readReports(docs: readonly Doc[]): Result<{file: string; doc: Record<st
   for (const d of docs) {
     const value = d.kind === "jsonl" ? undefined : d.value;
     if (!isLlmdReport(value)) {
-      errors.push({file: d.name, path: "$", expected: "an llm-d Benchmark Report v0.2/v0.2.1 (version, run, results)"});
+      errors.push({
+        file: d.name,
+        path: "$",
+        expected: `an llm-d Benchmark Report v0.2/v0.2.1 (version, run, results), got ${seenShape(value)}`
+      });
       continue;
     }
     const invalid = validateLlmdReport(d.name, value);

@@ -55,6 +55,8 @@ export interface SourceComparisonRow {
   note: string | null;
   /** True when our recomputation contradicts the reported number (outside tolerance or outside the bound). */
   finding: boolean;
+  /** The run of a point the source ran more than once (its source record's repeat); absent otherwise. */
+  repeat?: number;
 }
 
 /** Our canonical values for the point an import row belongs to, in our units. */

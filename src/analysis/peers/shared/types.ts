@@ -100,6 +100,8 @@ export interface ImportedRun {
   labels: Record<string, string>;
   /** One-line facts for the provenance note (sampling, clock, units, what is missing). */
   notes: string[];
+  /** Notes the person importing must see now (the command prints them as warnings); each is in `notes` too. */
+  warnings?: string[];
   status: "complete" | "interrupted" | "partial";
   statusReason: string | null;
 }
