@@ -63,7 +63,8 @@ export interface DerivedRequest {
   /** Events with a non-empty delta (each carries at least one token): a lower bound of the output. */
   nonEmptyEvents: number;
   /**
-   * The stream's own count: Σ per-event deltas when known, else one token per streamed event that can carry
+   * The stream's own count: Σ per-event deltas of the token-bearing events when known (a jump of the running
+   * count on a usage-only event is not streamed), else one token per streamed event that can carry
    * one (token-bearing events and empty-text events).
    */
   streamTokens: number;
@@ -209,6 +210,13 @@ function countedTokens(
   return {emptyText, eosOnFinish};
 }
 
+/** Σ of the per-event token deltas of the given events (null deltas count 0). */
+function deltasOn(events: RequestRecord["events"], idx: readonly number[]): number {
+  let n = 0;
+  for (const i of idx) n += events[i]![3] ?? 0;
+  return n;
+}
+
 /**
  * The first answer token's time (`tAnswer1`): the first token event after the last reasoning event that comes
  * before the first content (or the last reasoning event at all, when no content came).
@@ -282,7 +290,9 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     : {tEnd: end, hung: false, hangNs: null};
   // empty-text events that were not taken as token events can still each hold a token the server counts
   const uncountedEmpties = emptyText ? 0 : s.empties - tokenIdx.filter((i) => events[i]![2] === emptyKind).length;
-  const streamTokens = deltasKnown ? s.deltaSum : tokenIdx.length + uncountedEmpties;
+  // with per-event deltas, the stream's own count is what its token-bearing events carry: a jump of the
+  // server's running count on a usage-only event (no text, no token) is the server's claim, not streamed
+  const streamTokens = deltasKnown ? deltasOn(events, tokenIdx) : tokenIdx.length + uncountedEmpties;
   return {
     record: r,
     outcome,

@@ -89,6 +89,20 @@ describe("G8 token accounting", () => {
     );
   });
 
+  it("does not take a jump of the running count on a usage-only event as streamed tokens", async () => {
+    // r5: 20 one-token content events (deltas 1), then a usage-only event (no text) whose running count jumps by
+    // 8: the server says 28, the stream carried 20 → 8 > 5 % × 28; the other 19 say 20 = Σ deltas
+    const rs = run((i) => ({...twenty, delta: 1, out: i === 5 ? 28 : 20, usageSource: "server_continuous"}));
+    const r5 = rs.requests[5]!;
+    const done = r5.events.at(-1)!;
+    rs.requests[5] = {...r5, events: [...r5.events.slice(0, -1), ev(582.2, "usage", 8), done]};
+    const r = await analyzeSpec(rs);
+    expect(gateOf(r, "G8").status).toBe("warn");
+    expect(gateOf(r, "G8").reason).toBe(
+      "1 requests report a count that their per-event token counts contradict (beyond 5 %); server Σ 408 vs stream Σ 400 (e.g. r5: server 28 vs stream 20)"
+    );
+  });
+
   it("accepts continuous usage within the tolerance: Σ deltas 20 vs usage 21 (1 ≤ 5 % × 21)", async () => {
     const r = await analyzeSpec(run(() => ({...twenty, delta: 1, out: 21, usageSource: "server_continuous"})));
     expect(gateOf(r, "G8").status).toBe("pass");
