@@ -20,6 +20,11 @@ describe("vLLM save-result", () => {
       ["mean_latency_ms", "mean_tpot_ms", "median_latency_ms", "median_tpot_ms", "p99_latency_ms", "p99_tpot_ms"].sort()
     );
     expect(r.unrecomputable.map((u) => u.metric).sort()).toEqual(["duration", "std_latency_ms", "std_tpot_ms"]);
+    // request_rate "inf", no max_concurrency, num_prompts 6: every request at once, read as concurrency 6 and said so
+    expect(run.loadPoints.map((p) => p.id)).toEqual(["concurrency-6"]);
+    expect(run.notes).toContain(
+      "concurrency-6: the file sets no max_concurrency and an infinite request rate (every request sent at once): the load point is derived as concurrency = num_prompts (6), not declared by the file"
+    );
   });
 
   it("2024 schema without arrays: aggregates kept verbatim, nothing recomputed, no request invented", async () => {

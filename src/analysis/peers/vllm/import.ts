@@ -167,6 +167,10 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
   const notes = new Set<string>();
   runs.forEach(({run, raw, file}, k) => {
     const p = pointOf(run);
+    if (p.mode === "concurrency" && run.max_concurrency == null)
+      notes.add(
+        `${p.id}: the file sets no max_concurrency and an infinite request rate (every request sent at once): the load point is derived as concurrency = ${run.num_prompts != null ? "num_prompts" : "completed + failed"} (${p.value}), not declared by the file`
+      );
     const existing = points.get(p.id);
     const repeat = existing ? existing.repeats : 0;
     if (existing) existing.repeats++;
