@@ -25,6 +25,11 @@ export interface TokenCheck {
   emptyText: number;
   /** Requests whose end-of-sequence token rode on the finish chunk. */
   eosOnFinish: number;
+  /**
+   * Requests without a reasoning channel whose first counted token came as empty text before their first
+   * visible text (held back): TTFT counts it, ttft_content_ms runs to the text.
+   */
+  heldFirst: number;
   sumOut: number;
   sumStream: number;
   /** A few examples: [request id, server count, stream count]. */
@@ -61,6 +66,8 @@ function checkTokens(c: TokenCheck, d: DerivedRequest, tol: number): void {
   c.sumStream += d.streamTokens;
   if (d.emptyText) c.emptyText++;
   if (d.eosOnFinish) c.eosOnFinish++;
+  if (!d.emptyText && !d.hasReasoning && d.tTok1 !== null && d.tContent1 !== null && d.tTok1 < d.tContent1)
+    c.heldFirst++;
   let flagged = false;
   if (d.out < d.nonEmptyEvents * (1 - tol)) {
     c.undercount++;
@@ -123,6 +130,7 @@ export const tokenFacts: PointReducer<TokenState, TokenFacts> = {
         sumStreamNoDeltas: 0,
         emptyText: 0,
         eosOnFinish: 0,
+        heldFirst: 0,
         sumOut: 0,
         sumStream: 0,
         examples: []
@@ -172,8 +180,8 @@ export const tokenAccounting: PointGate = {
   required: true,
   title: {en: "Token accounting", zh: "token 计数"},
   description: {
-    en: "Every successful request has an output token count from the server (usage), never from chunk counts or the requested length; the source is disclosed. The count is checked against the stream's own, both ways, within gates.token_tolerance (default 5 %): it may not be below the events with non-empty text (each carries at least one token); with per-event counts (continuous usage) it must equal their sum; without them, a count above one token per streamed event (the end-of-sequence token on a natural stop's finish chunk included) cannot be verified — several tokens per chunk or an overcount — and is flagged, because decode speeds are computed from it. Tokens a server streamed as empty text (held-back partial UTF-8) are counted by its usage and disclosed.",
-    zh: "每个成功请求都有来自服务器（usage）的输出 token 数，绝不用块数或请求长度代替；并披露来源。该计数与流本身的计数双向核对，容差为 gates.token_tolerance（默认 5%）：不得少于带非空文本的事件数（每个至少一个 token）；有逐事件计数（continuous usage）时必须等于其总和；没有时，超过“每个流事件一个 token”（含自然停止时 finish 块上的结束 token）的计数无法核实——可能是每块多个 token，也可能是多计——因此会被标记，因为解码速度由它计算。服务器以空文本流出的 token（被扣留的不完整 UTF-8）按其 usage 计数并披露。"
+    en: "Every successful request has an output token count from the server (usage), never from chunk counts or the requested length; the source is disclosed. The count is checked against the stream's own, both ways, within gates.token_tolerance (default 5 %): it may not be below the events with non-empty text (each carries at least one token); with per-event counts (continuous usage) it must equal their sum; without them, a count above one token per streamed event (the end-of-sequence token on a natural stop's finish chunk included) cannot be verified — several tokens per chunk or an overcount — and is flagged, because decode speeds are computed from it. Tokens a server streamed as empty text (held-back partial UTF-8) are counted by its usage and disclosed, and so is a first token that came as empty text before the first visible text (TTFT counts it; ttft_content_ms runs to the text). With per-event counts, a jump of the running count on a usage-only event is not a streamed token.",
+    zh: "每个成功请求都有来自服务器（usage）的输出 token 数，绝不用块数或请求长度代替；并披露来源。该计数与流本身的计数双向核对，容差为 gates.token_tolerance（默认 5%）：不得少于带非空文本的事件数（每个至少一个 token）；有逐事件计数（continuous usage）时必须等于其总和；没有时，超过“每个流事件一个 token”（含自然停止时 finish 块上的结束 token）的计数无法核实——可能是每块多个 token，也可能是多计——因此会被标记，因为解码速度由它计算。服务器以空文本流出的 token（被扣留的不完整 UTF-8）按其 usage 计数并披露；首个 token 以空文本在首个可见文本之前到达时也会披露（TTFT 计入它；ttft_content_ms 计到文本）。有逐事件计数时，累计计数在仅含 usage 的事件上的跳变不算流出的 token。"
   },
   anchor: "MLCommons Endpoints token_accounting.md; LLMPerf PR #81; TGI issue #2531; validity-and-faults.md F7",
   threshold: (c) => `server count = stream count ± ${(c.gates.token_tolerance * 100).toFixed(0)} %`,
@@ -198,6 +206,10 @@ export const tokenAccounting: PointGate = {
       );
     if (t.eosOnFinish > 0)
       disclosed.push(`${t.eosOnFinish} natural stops carried the end-of-sequence token on the finish chunk`);
+    if (t.heldFirst > 0)
+      disclosed.push(
+        `${t.heldFirst} requests' first token came as empty text before their first visible text (held back, counted by the server): TTFT counts it, ttft_content_ms runs to the text`
+      );
     const problems: string[] = [];
     if (t.undercount > 0)
       problems.push(`${t.undercount} requests report fewer tokens than their non-empty events (beyond ${tol})`);
@@ -225,7 +237,7 @@ export const tokenAccounting: PointGate = {
     const tail = disclosed.length > 0 ? `; ${disclosed.join("; ")}` : "";
     if (client > 0)
       return {status: "info", reason: `counted by a client tokenizer for ${client}/${n} (${sources})${tail}`};
-    if (t.emptyText > 0 || t.unverified > 0)
+    if (t.emptyText > 0 || t.unverified > 0 || t.heldFirst > 0)
       return {status: "info", reason: `server usage for all ${n} (${sources})${tail}`};
     return {status: "pass", reason: `server usage for all ${n} (${sources}), consistent with the stream${tail}`};
   }

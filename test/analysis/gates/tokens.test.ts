@@ -7,6 +7,7 @@ import {
   ev,
   gateOf,
   metricOf,
+  MS,
   request,
   streamed,
   type BundleSpec,
@@ -101,6 +102,26 @@ describe("G8 token accounting", () => {
     expect(gateOf(r, "G8").reason).toBe(
       "1 requests report a count that their per-event token counts contradict (beyond 5 %); server Σ 408 vs stream Σ 400 (e.g. r5: server 28 vs stream 20)"
     );
+  });
+
+  it("discloses a first token that came as empty text before the first visible text (TTFT counts it)", async () => {
+    // r3 (dispatched at 300 ms): an empty-text event carrying one counted token at 308 ms, then its 20 content
+    // tokens from 315 ms, 4 ms apart; the server counts 21 = Σ deltas (1 + 20)
+    const rs = run((i) => ({
+      ...twenty,
+      delta: 1,
+      usageSource: "server_continuous",
+      ...(i === 3 ? {ttftMs: 15, out: 21} : {})
+    }));
+    const r3 = rs.requests[3]!;
+    rs.requests[3] = {...r3, tByte1Ns: 308 * MS, events: [ev(308, "empty", 1), ...r3.events]};
+    const r = await analyzeSpec(rs);
+    const g = gateOf(r, "G8");
+    expect(g.status).toBe("info");
+    expect(g.reason).toBe(
+      "server usage for all 20 (server_continuous 20); 1 requests' first token came as empty text before their first visible text (held back, counted by the server): TTFT counts it, ttft_content_ms runs to the text"
+    );
+    expect(r.verdict, r.verdict_reasons.join("\n")).toBe("VALID");
   });
 
   it("accepts continuous usage within the tolerance: Σ deltas 20 vs usage 21 (1 ≤ 5 % × 21)", async () => {
