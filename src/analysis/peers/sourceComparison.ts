@@ -70,6 +70,19 @@ export function repeatView(requests: readonly DerivedRequest[], repeats: number)
   };
 }
 
+const NOT_REPORTED = "not reported by the source";
+
+/**
+ * A row whose number the file holds as null (Python's NaN or Infinity are read as null): the source did
+ * report it, as no number; the note says so instead of "not reported".
+ */
+function reportedNull(row: SourceComparisonRow, agg: Record<string, unknown>): SourceComparisonRow {
+  if (!(row.metric in agg) || agg[row.metric] !== null || row.note === null || !row.note.startsWith(NOT_REPORTED))
+    return row;
+  const said = "reported as null in the file (null, NaN or Infinity): unknown";
+  return {...row, note: said + row.note.slice(NOT_REPORTED.length)};
+}
+
 export interface PointInput {
   requests: readonly DerivedRequest[];
   /** The point's warmup requests (outside the measured set). */
@@ -114,7 +127,11 @@ export function sourceComparison(
     const warmup = p ? mine(p.warmup ?? []) : [];
     const canonical = split ? repeatView(requests, repeats) : (p?.canonical ?? null);
     const rowsOfSource = PEER_FORMATS[source.tool].compare({source, requests, warmup, canonical});
-    const own = split ? rowsOfSource.map((row) => ({...row, repeat: repeat!})) : rowsOfSource;
+    const agg = aggregatesOf(source);
+    const own = rowsOfSource.map((row) => {
+      const named = row.reported === null ? reportedNull(row, agg) : row;
+      return split ? {...named, repeat: repeat!} : named;
+    });
     for (const row of own)
       if (row.finding)
         issues.push(

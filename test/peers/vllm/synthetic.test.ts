@@ -122,4 +122,22 @@ describe("generations of a format", () => {
     }
     expect(rows.every((x) => x.repeat === 0 || x.repeat === 1)).toBe(true);
   });
+
+  it("a statistic the file holds as NaN is reported as no number, not 'not reported'", async () => {
+    const text = readFileSync(f("vllm/vllm-2024-detailed.json"), "utf8").replace(
+      '"std_ttft_ms": 33.769612670515876',
+      '"std_ttft_ms": NaN'
+    );
+    const {report} = await importAndAnalyzeTexts("vllm", [{name: "run.json", text}]);
+    const std = report.source_comparison!.find((x) => x.metric === "std_ttft_ms")!;
+    expect(std.reported).toBeNull();
+    expect(std.note).toMatch(/^reported as null in the file \(null, NaN or Infinity\): unknown/);
+    // a key the file does not have is not reported
+    const text2 = readFileSync(f("vllm/vllm-2024-detailed.json"), "utf8").replace(
+      '"std_ttft_ms": 33.769612670515876,',
+      ""
+    );
+    const {report: r2} = await importAndAnalyzeTexts("vllm", [{name: "run.json", text: text2}]);
+    expect(r2.source_comparison!.find((x) => x.metric === "std_ttft_ms")).toBeUndefined();
+  });
 });
