@@ -1,4 +1,5 @@
 import {TOKEN_KINDS, type EventKind, type RequestRecord, type SseEvent} from "../schema/records.ts";
+import {answerStart, deltasOn} from "./tokenEvents.ts";
 import {deriveEmbedding} from "./embedding.ts";
 import {transportOutcome, type Outcome} from "./outcome.ts";
 import {transportTimes} from "./times.ts";
@@ -208,32 +209,6 @@ function countedTokens(
   }
   if (eosOnFinish) tokenIdx.push(s.lastFinish);
   return {emptyText, eosOnFinish};
-}
-
-/** Σ of the per-event token deltas of the given events (null deltas count 0). */
-function deltasOn(events: RequestRecord["events"], idx: readonly number[]): number {
-  let n = 0;
-  for (const i of idx) n += events[i]![3] ?? 0;
-  return n;
-}
-
-/**
- * The first answer token's time (`tAnswer1`): the first token event after the last reasoning event that comes
- * before the first content (or the last reasoning event at all, when no content came).
- */
-function answerStart(
-  events: RequestRecord["events"],
-  tokenIdx: readonly number[],
-  tContent1: number | null
-): number | null {
-  let after = -1;
-  for (const i of tokenIdx) {
-    const [t, , kind] = events[i]!;
-    if (tContent1 !== null && t >= tContent1) break;
-    if (kind === "reasoning") after = i;
-  }
-  const first = tokenIdx.find((i) => i > after && events[i]![2] !== "reasoning");
-  return first === undefined ? null : events[first]![0];
 }
 
 /** A successful stream the server kept open past its terminal marker: its end is its last event. */
