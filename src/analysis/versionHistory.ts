@@ -102,8 +102,8 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "answer_decode_tok_s 的区间从首个回答 token（思考之后的第一个 token 事件，包括以空文本流出的 token，即被扣留的不完整 UTF-8）到计数 token 结束处；此前从第一个可见正文开始，被扣留的首 token 计入了数量却未计入时间（首 token 比文本早 20 ms 的 4 token 回答读作 150 tok/s 而非 75）。没有推理通道的模型与 decode_tok_s 相等。"
       },
       {
-        en: "G8's stream count with per-event deltas is what the token-bearing events carry: a jump of the server's running count on a usage-only event (no text) is the server's claim, not streamed tokens, so a final count above the streamed tokens is flagged (8 four-token chunks then a usage chunk claiming 40 passed as 40 = 40).",
-        zh: "有逐事件增量时，G8 的流计数是携带 token 的事件上的增量之和：服务器累计计数在仅含 usage 的事件（无文本）上的跳变是服务器的声明，不是流出的 token，因此高于流出 token 的最终计数会被标记（8 个各含 4 token 的块后跟一个声称 40 的 usage 块，此前按 40 = 40 通过）。"
+        en: "G8's stream count with per-event deltas leaves out a jump of the server's running count after the last text (the server's claim, not streamed tokens; one end-of-sequence token on a natural stop excepted), so a final count above the streamed tokens is flagged (8 four-token chunks then a usage chunk claiming 40 passed as 40 = 40). A jump before later text is still the buffered text's tokens (F9).",
+        zh: "有逐事件增量时，G8 的流计数不计服务器累计计数在最后一段文本之后的跳变（服务器的声明，不是流出的 token；自然停止时的一个结束 token 除外），因此高于流出 token 的最终计数会被标记（8 个各含 4 token 的块后跟一个声称 40 的 usage 块，此前按 40 = 40 通过）。出现在后续文本之前的跳变仍算作被缓冲文本的 token（F9）。"
       },
       {
         en: "G1 also checks each JSONL file's record count in the manifest against the file's newline-terminated lines: a manifest edited to list another count fails, whatever the digests say.",

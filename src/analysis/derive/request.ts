@@ -1,5 +1,5 @@
 import {TOKEN_KINDS, type EventKind, type RequestRecord, type SseEvent} from "../schema/records.ts";
-import {answerStart, deltasOn} from "./tokenEvents.ts";
+import {answerStart, streamedDeltas} from "./tokenEvents.ts";
 import {deriveEmbedding} from "./embedding.ts";
 import {transportOutcome, type Outcome} from "./outcome.ts";
 import {transportTimes} from "./times.ts";
@@ -64,8 +64,8 @@ export interface DerivedRequest {
   /** Events with a non-empty delta (each carries at least one token): a lower bound of the output. */
   nonEmptyEvents: number;
   /**
-   * The stream's own count: Σ per-event deltas of the token-bearing events when known (a jump of the running
-   * count on a usage-only event is not streamed), else one token per streamed event that can carry
+   * The stream's own count: Σ per-event deltas when known, less a jump of the running count after the last text
+   * (not streamed: `streamedDeltas`), else one token per streamed event that can carry
    * one (token-bearing events and empty-text events).
    */
   streamTokens: number;
@@ -265,9 +265,10 @@ export function deriveRequest(r: RequestRecord, o: DeriveOptions = {}): DerivedR
     : {tEnd: end, hung: false, hangNs: null};
   // empty-text events that were not taken as token events can still each hold a token the server counts
   const uncountedEmpties = emptyText ? 0 : s.empties - tokenIdx.filter((i) => events[i]![2] === emptyKind).length;
-  // with per-event deltas, the stream's own count is what its token-bearing events carry: a jump of the
-  // server's running count on a usage-only event (no text, no token) is the server's claim, not streamed
-  const streamTokens = deltasKnown ? deltasOn(events, tokenIdx) : tokenIdx.length + uncountedEmpties;
+  // with per-event deltas, the stream's own count is what it streamed: a jump of the running count after the
+  // last text is the server's claim, not streamed (streamedDeltas)
+  const natural = r.finishReason !== null && r.finishReason !== "length";
+  const streamTokens = deltasKnown ? streamedDeltas(events, tokenIdx, natural) : tokenIdx.length + uncountedEmpties;
   return {
     record: r,
     outcome,

@@ -1,11 +1,24 @@
 /** Facts read from a request's token-bearing events (indexes into its events, as `deriveRequest` finds them). */
 import type {RequestRecord} from "../schema/records.ts";
 
-/** Σ of the per-event token deltas of the given events (null deltas count 0). */
-export function deltasOn(events: RequestRecord["events"], idx: readonly number[]): number {
+/**
+ * The stream's own token count from per-event deltas. A delta on a token-bearing event is streamed; so is a
+ * jump of the running count on an event without text that comes before later text (a tool parser or UTF-8
+ * buffer releases the counted tokens' text afterwards: fault F9). A jump after the last text is not streamed
+ * (the server's claim alone), except one token on a natural stop: the end-of-sequence token on a trailing
+ * usage chunk, as on a finish chunk.
+ */
+export function streamedDeltas(events: RequestRecord["events"], idx: readonly number[], naturalStop: boolean): number {
+  const token = new Set(idx);
+  const last = idx.length > 0 ? Math.max(...idx) : -1;
   let n = 0;
-  for (const i of idx) n += events[i]![3] ?? 0;
-  return n;
+  let trailing = 0;
+  for (let i = 0; i < events.length; i++) {
+    const d = events[i]![3] ?? 0;
+    if (token.has(i) || i < last) n += d;
+    else trailing += d;
+  }
+  return n + (naturalStop && trailing === 1 ? 1 : 0);
 }
 
 /**

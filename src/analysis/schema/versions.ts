@@ -17,7 +17,7 @@ export const MEASURE_VERSION = "2";
  * 2: the counted-token end of a request, empty-text tokens, hung streams, prefill span, dispatch lag from tCall, … (docs/methodology).
  * 3: the prefix-cache ceiling in G13, reasoning-model metrics and G31, trace and sessions in G5/G21 (issue 16).
  * 4: a hung stream holds its slot in flight until it closed (G5, achieved concurrency); the answer's decode span
- *    starts at its first token, a held-back one included; G8 does not count a usage-only event's jump as streamed;
+ *    starts at its first token, a held-back one included; G8 does not count a jump of the running count after the last text as streamed;
  *    G1 checks the manifest's record counts.
  */
 export const ANALYZER_VERSION = "4";

@@ -104,6 +104,27 @@ describe("G8 token accounting", () => {
     );
   });
 
+  it("takes one trailing token on a natural stop's usage chunk as the end-of-sequence token, not two", async () => {
+    // r5 stops naturally; its 20 content tokens (deltas 1) are followed by a usage-only chunk whose running count
+    // grows by `jump`. 1: the end-of-sequence token, server 21 = stream 21 (pass). 3: a trailing jump is not
+    // streamed, server 23 vs stream 20 → 3 > 5 % × 23 = 1.15 (warn)
+    const withJump = (jump: number) => {
+      const rs = run((i) => ({
+        ...twenty,
+        delta: 1,
+        usageSource: "server_continuous",
+        ...(i === 5 ? {out: 20 + jump, finishReason: "stop"} : {})
+      }));
+      const r5 = rs.requests[5]!;
+      rs.requests[5] = {...r5, events: [...r5.events.slice(0, -1), ev(582.2, "usage", jump), r5.events.at(-1)!]};
+      return analyzeSpec(rs);
+    };
+    expect(gateOf(await withJump(1), "G8").status).toBe("pass");
+    const three = gateOf(await withJump(3), "G8");
+    expect(three.status).toBe("warn");
+    expect(three.reason).toMatch(/\(e\.g\. r5: server 23 vs stream 20\)$/);
+  });
+
   it("discloses a first token that came as empty text before the first visible text (TTFT counts it)", async () => {
     // r3 (dispatched at 300 ms): an empty-text event carrying one counted token at 308 ms, then its 20 content
     // tokens from 315 ms, 4 ms apart; the server counts 21 = Σ deltas (1 + 20)
