@@ -1,4 +1,6 @@
 /** Facts read from a request's token-bearing events (indexes into its events, as `deriveRequest` finds them). */
+import {max} from "d3-array";
+
 import type {RequestRecord} from "../schema/records.ts";
 
 /**
@@ -10,7 +12,7 @@ import type {RequestRecord} from "../schema/records.ts";
  */
 export function streamedDeltas(events: RequestRecord["events"], idx: readonly number[], naturalStop: boolean): number {
   const token = new Set(idx);
-  const last = idx.length > 0 ? Math.max(...idx) : -1;
+  const last = max(idx) ?? -1;
   let n = 0;
   let trailing = 0;
   for (let i = 0; i < events.length; i++) {
