@@ -104,7 +104,7 @@ describe("G8 token accounting", () => {
     );
   });
 
-  it("takes one trailing token on a natural stop's usage chunk as the end-of-sequence token, not two", async () => {
+  it("takes one trailing token on a natural stop's usage chunk as the end-of-sequence token, but not a larger jump", async () => {
     // r5 stops naturally; its 20 content tokens (deltas 1) are followed by a usage-only chunk whose running count
     // grows by `jump`. 1: the end-of-sequence token, server 21 = stream 21 (pass). 3: a trailing jump is not
     // streamed, server 23 vs stream 20 → 3 > 5 % × 23 = 1.15 (warn)
