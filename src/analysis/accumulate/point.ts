@@ -2,7 +2,7 @@ import type {FailureClass} from "../derive/outcome.ts";
 import type {DerivedRequest} from "../derive/request.ts";
 import {judgeSlo} from "../metrics/goodput.ts";
 import {e2eMs, ttftMs} from "../metrics/latency.ts";
-import {REQUEST_METRICS, SAMPLE_METRICS} from "../metrics/registry.ts";
+import {REQUEST_METRICS, requestSample, SAMPLE_METRICS, sampleValues} from "../metrics/registry.ts";
 import {itlMs} from "../metrics/speed.ts";
 import type {SpecServerWindow} from "../metrics/specDecode.ts";
 import {measurementWindow} from "../metrics/window.ts";
@@ -141,16 +141,18 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
     this.#outcomes[d.outcome] = (this.#outcomes[d.outcome] ?? 0) + 1;
     measurementWindow.add(rep.window, d);
     if (d.timeBase !== "request" && d.tStart !== null) noteMeasureStart(rep, r.shard, d.tStart);
-    this.#requestMetrics(rep, d, true);
+    for (const m of REQUEST_METRICS) {
+      const v = requestSample(m, d);
+      if (v !== null) this.#column(rep, m.id).push(v);
+    }
     if (!d.success) {
       this.#example(d);
       return this.#row(d, false);
     }
     const good = this.#success(t, d);
-    this.#requestMetrics(rep, d, false);
     for (const m of SAMPLE_METRICS) {
       const col = this.#columns.get(m.id)!;
-      m.samples(d, (v) => col.push(v));
+      sampleValues(m, d, (v) => col.push(v));
     }
     this.#row(d, good);
   }
@@ -175,15 +177,6 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
     const fr = r.finishReason ?? "(none)";
     this.#finish[fr] = (this.#finish[fr] ?? 0) + 1;
     return judged.good === true;
-  }
-
-  /** Request metric values into the repeat's columns: those over every measured request, or those over successes. */
-  #requestMetrics(rep: RepeatAccum, d: DerivedRequest, allMeasured: boolean): void {
-    for (const m of REQUEST_METRICS) {
-      if ((m.allMeasured ?? false) !== allMeasured) continue;
-      const v = m.value(d);
-      if (v !== null && Number.isFinite(v)) this.#column(rep, m.id).push(v);
-    }
   }
 
   finish(): CoreFacts & FactsOf<R> {

@@ -3,6 +3,7 @@ import {LATENCY_METRICS} from "./latency.ts";
 import {REASONING_METRICS} from "./reasoning.ts";
 import {SPEED_METRICS} from "./speed.ts";
 import {RUN_METRICS} from "./throughput.ts";
+import type {DerivedRequest} from "../derive/request.ts";
 import type {MetricDef, RequestMetric, RunMetric, SampleMetric} from "./types.ts";
 
 /** Every metric InferScope publishes, defined once. Tables, charts and the methodology page read this list. */
@@ -28,3 +29,19 @@ export function metricById(id: string): MetricDef {
 }
 
 export const HEADLINE_METRICS = METRICS.filter((m) => m.headline);
+
+/**
+ * The value one measured request adds to a request metric's column, or null when it adds none: a failed
+ * request counts only in a metric over every measured request (`allMeasured`); an unknown or non-finite value
+ * is no sample. Every column of request values (a point's, a repeat's, a case tier's) is filled by this rule.
+ */
+export function requestSample(m: RequestMetric, d: DerivedRequest): number | null {
+  if (!(m.allMeasured ?? false) && !d.success) return null;
+  const v = m.value(d);
+  return v !== null && Number.isFinite(v) ? v : null;
+}
+
+/** The values one measured request adds to a sample metric's column: a successful request's gaps, none of a failure's. */
+export function sampleValues(m: SampleMetric, d: DerivedRequest, emit: (value: number) => void): void {
+  if (d.success) m.samples(d, emit);
+}

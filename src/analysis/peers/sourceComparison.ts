@@ -1,6 +1,6 @@
 import type {PointFacts} from "../gates/types.ts";
 import type {DerivedRequest} from "../derive/request.ts";
-import {REQUEST_METRICS, RUN_METRIC_DEFS, SAMPLE_METRICS} from "../metrics/registry.ts";
+import {REQUEST_METRICS, requestSample, RUN_METRIC_DEFS, SAMPLE_METRICS, sampleValues} from "../metrics/registry.ts";
 import {FILE_NAMES, type SourceRecord} from "../schema/records.ts";
 import {appendAll} from "../util/append.ts";
 import {issue, type Issue} from "../util/issues.ts";
@@ -53,14 +53,13 @@ export function repeatView(requests: readonly DerivedRequest[], repeats: number)
       const req = REQUEST_METRICS.find((m) => m.id === id);
       if (req !== undefined) {
         for (const d of requests) {
-          if (!(req.allMeasured ?? false) && !d.success) continue;
-          const v = req.value(d);
-          if (v !== null && Number.isFinite(v)) out.push(v);
+          const v = requestSample(req, d);
+          if (v !== null) out.push(v);
         }
         return out;
       }
       const sample = SAMPLE_METRICS.find((m) => m.id === id);
-      if (sample !== undefined) for (const d of requests) if (d.success) sample.samples(d, (v) => out.push(v));
+      if (sample !== undefined) for (const d of requests) sampleValues(sample, d, (v) => out.push(v));
       return out;
     },
     run: () => ({

@@ -1,6 +1,6 @@
 import type {DerivedRequest} from "../derive/request.ts";
 import {judgeSlo} from "../metrics/goodput.ts";
-import {metricById} from "../metrics/registry.ts";
+import {metricById, requestSample} from "../metrics/registry.ts";
 import type {RequestMetric} from "../metrics/types.ts";
 import {caseMeta, headlineTier, sortTiers, type CaseMeta} from "../schema/cases.ts";
 import type {SloConfig} from "../schema/config.ts";
@@ -100,8 +100,7 @@ export class CaseAccumulator {
         }
         const metrics: Record<string, Summary> = {};
         for (const m of defs) {
-          const pool = m.allMeasured ? list : success;
-          const values = pool.map((d) => m.value(d)).filter((v): v is number => v !== null && Number.isFinite(v));
+          const values = list.map((d) => requestSample(m, d)).filter((v): v is number => v !== null);
           metrics[m.id] = summarize(Float64Array.from(values), m.method);
         }
         tiers.push({
