@@ -11,7 +11,7 @@ import {spawnCli, tempDir, writeConfig} from "../collector/helpers.ts";
 let server: FakeServer;
 const t = tempDir("inferscope-cases-cli-");
 beforeAll(async () => {
-  server = await startFakeServer({port: 0, options: {ttftMs: 1, tokenIntervalMs: 0.2}});
+  server = await startFakeServer({port: 0, options: {ttftMs: 20, tokenIntervalMs: 4}}); // ~50 ms a request: a busy machine's gaps between requests stay a small share of G5's achieved load
 });
 afterAll(async () => {
   await server.close();
