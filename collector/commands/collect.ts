@@ -7,11 +7,13 @@ import {adviceFor} from "../../src/analysis/gates/advice.ts";
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import {judgeRecords, type PointSummary} from "../../src/analysis/search/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
+import {readHardwareData} from "../../src/io/hardware.ts";
+import {unknownHardwareIds} from "../../src/analysis/hardware/index.ts";
 import {RecoverError, SealWriteError, sealCrashedBundle} from "../bundle/recover.ts";
 import {signBundle} from "./sign.ts";
 import {suiteOptions} from "../cases/plan.ts";
 import {CliError, EXIT} from "../cliError.ts";
-import {ConfigError, parseRunConfig} from "../config/load.ts";
+import {ConfigError, parseRunConfig, type ConfigCheck} from "../config/load.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {createPacer} from "../load/pacer.ts";
 import {streamRequest} from "../http/stream.ts";
@@ -66,6 +68,13 @@ export const defaultCollectDeps: CollectDeps = {
   pacer: (clock) => createPacer({clock, spinMs: 1.5})
 };
 
+/**
+ * A card or price id in the config's hardware block that the shipped catalogue does not know: refused before the
+ * run, since the analysis would ignore it (and use the tool's name and the table's price instead).
+ */
+const hardwareIds: ConfigCheck = (c) =>
+  c.hardware === undefined ? [] : unknownHardwareIds(c.hardware, readHardwareData().catalogue);
+
 /** Reads and validates a run config file; every problem becomes one CliError (exit 2) with file:line. */
 export async function readConfig(fx: Pick<Effects, "files">, file: string) {
   let text: string;
@@ -75,7 +84,7 @@ export async function readConfig(fx: Pick<Effects, "files">, file: string) {
     throw new CliError(`cannot read config ${file}: ${(e as Error).message}`, {exitCode: EXIT.usage});
   }
   try {
-    return parseRunConfig(text, file);
+    return parseRunConfig(text, file, hardwareIds);
   } catch (e) {
     if (e instanceof ConfigError) throw new CliError(`invalid config:\n${e.message}`, {exitCode: EXIT.usage});
     throw e;

@@ -58,9 +58,11 @@ const fact = (f: {value: number | null; reason: string | null}, unit: string, di
 function hardwareLines(report: Report, point: string): string[] {
   const h = report.hardware?.points.find((x) => x.point === point);
   if (h === undefined) return [];
+  const above = h.fractionNote === null ? "" : ` (${h.fractionNote})`;
+  const sparse = h.energy.sparse && h.energy.reason !== null ? ` (flagged: ${h.energy.reason})` : "";
   return [
-    `  decode vs roofline: ${fact(h.measuredTokS, " tok/s")} of bound ${fact(h.boundTokS, " tok/s")} = ${h.fraction.value === null ? `— (${h.fraction.reason})` : `${(h.fraction.value * 100).toFixed(1)} %`}`,
-    `  cost: ${fact(h.cost.perMOutput, " $/M output tokens")}; energy: ${fact(h.energy.joulesPerOutputToken, " J/output token")}`
+    `  decode vs roofline: ${fact(h.measuredTokS, " tok/s")} of bound ${fact(h.boundTokS, " tok/s")} = ${h.fraction.value === null ? `— (${h.fraction.reason})` : `${(h.fraction.value * 100).toFixed(1)} %${above}`}`,
+    `  cost: ${fact(h.cost.perMOutput, " $/M output tokens")}; energy: ${fact(h.energy.joulesPerOutputToken, " J/output token")}${h.energy.joulesPerOutputToken.value === null ? "" : sparse}`
   ];
 }
 

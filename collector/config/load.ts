@@ -17,8 +17,14 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses and validates a run config from YAML text; every problem carries file:line:column and the key path. */
-export function parseRunConfig(text: string, file: string): RunConfig {
+/** A check the schema cannot make (it needs data the caller reads): each problem's key path and message. */
+export type ConfigCheck = (config: RunConfig) => {path: (string | number)[]; message: string}[];
+
+/**
+ * Parses and validates a run config from YAML text; every problem carries file:line:column and the key path.
+ * `check` adds the caller's own checks (e.g. ids against the hardware catalogue), located the same way.
+ */
+export function parseRunConfig(text: string, file: string, check?: ConfigCheck): RunConfig {
   const {config, problems, locate} = parseConfigText(text, file);
   if (config === null) throw new ConfigError(problems);
   // where requests go must be an http(s) URL: "not a url" or file:///… is a config error, not "unreachable"
@@ -30,6 +36,9 @@ export function parseRunConfig(text: string, file: string): RunConfig {
     if (why !== null) urls.push({file, ...locate(["target", key]), path: `target.${key}`, message: why});
   }
   if (urls.length > 0) throw new ConfigError(urls);
+  const more = check?.(config) ?? [];
+  if (more.length > 0)
+    throw new ConfigError(more.map((p) => ({file, ...locate(p.path), path: p.path.join("."), message: p.message})));
   return config;
 }
 

@@ -4,13 +4,15 @@ import {GATES} from "./gates/registry.ts";
 import {evaluateGates} from "./gates/verdict.ts";
 import type {HardwareData} from "./hardware/data.ts";
 import {hardwareBlock} from "./hardware/block.ts";
+import {unknownHardwareIds} from "./hardware/data.ts";
 import {readHeader, readRecords} from "./ingest/readBundle.ts";
 import type {BundleSource} from "./ingest/source.ts";
 import {addDetail, assembleReport, gateContext} from "./report/assemble.ts";
 import type {Report} from "./report/types.ts";
 import type {RunConfig} from "./schema/config.ts";
 import type {Manifest} from "./schema/manifest.ts";
-import type {Issue} from "./util/issues.ts";
+import {FILE_NAMES} from "./schema/records.ts";
+import {issue, type Issue} from "./util/issues.ts";
 
 export interface AnalyzeOptions {
   /** Keep one row per request (charts, audits). Off for large bundles. */
@@ -62,7 +64,18 @@ export async function readAndAnalyze(source: BundleSource, options: AnalyzeOptio
   // 4. report: metrics summarised per point, verdicts, files, issues (rows and series when asked for)
   const report = assembleReport(source.id, read, facts, ctx, gates, issues);
   addDetail(report, facts, detail);
-  if (options.hardware !== undefined)
+  if (options.hardware !== undefined) {
+    for (const p of unknownHardwareIds(header.parsedConfig?.hardware, options.hardware.catalogue))
+      issues.push(
+        issue(
+          "warning",
+          "hardware_unknown_id",
+          FILE_NAMES.config,
+          `${p.message}: ignored, so the catalogue's match and the table's price stand`,
+          header.locateConfig?.(p.path).line ?? null,
+          p.path.join(".")
+        )
+      );
     report.hardware = hardwareBlock({
       manifest: header.manifest,
       config: header.parsedConfig,
@@ -72,5 +85,6 @@ export async function readAndAnalyze(source: BundleSource, options: AnalyzeOptio
       gpuSamples: facts.gpuSamples,
       data: options.hardware
     });
+  }
   return {report, manifest: header.manifest, config: header.parsedConfig};
 }

@@ -110,5 +110,23 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "G1 还核对清单中每个 JSONL 文件的记录数与文件中以换行结束的行数：被改为其他数目的清单不通过，无论摘要是否一致。"
       }
     ]
+  },
+  {
+    contract: "analyzer",
+    version: "5",
+    changes: [
+      {
+        en: "Energy integrates power over each repeat's window and sums them, as the cost's window does; it integrated from the first repeat's start to the last one's end, so the idle time between repeats was counted (two 20.4 s repeats 9.6 s apart at 400 W read 10.08 instead of 8.16 J per output token). A negative power reading makes the energy unknown instead of lowering it.",
+        zh: "能耗对每个重复的窗口分别积分功率后求和，与成本所用的窗口一致；此前从第一个重复的开始积分到最后一个重复的结束，重复之间的空闲时间也被计入（两个相隔 9.6 s、各 20.4 s 的重复在 400 W 下读作每输出 token 10.08 J，而非 8.16 J）。负的功率读数使能耗为未知，而不是把它拉低。"
+      },
+      {
+        en: "The decode roofline reads only the active parameters' share of the weights whenever active_params is stated below the parameters, also for a model stated in the run config (it did so only for a GGUF file that names its experts). Serving GPUs of different cards get no bandwidth bound and no price (they were bound and priced as the first card), unless hardware.gpu names one card for them; hardware.gpu_count above the GPUs the fingerprint lists takes the memory from the catalogue and leaves the energy unknown (the others' power was not measured).",
+        zh: "只要声明的 active_params 小于参数量，解码 roofline 只读取权重中活跃参数所占的份额，运行配置中声明的模型也是如此（此前只对写明专家数的 GGUF 文件这样做）。服务 GPU 为不同型号时，不给带宽上界也不给价格（此前按第一张卡计算），除非 hardware.gpu 为它们指定一种卡；hardware.gpu_count 大于指纹列出的 GPU 数时，显存取自目录，能耗为未知（其余 GPU 的功率未被测量）。"
+      },
+      {
+        en: "A card or price id in the run config's hardware block that the catalogue does not know is a warning at its line (collect refuses it before the run) instead of being ignored in silence.",
+        zh: "运行配置 hardware 段中目录不认识的卡或价格 id 会在其所在行给出警告（collect 在运行前拒绝），而不是被静默忽略。"
+      }
+    ]
   }
 ];

@@ -58,6 +58,11 @@ export interface CoreFacts {
   point: LoadPoint;
   /** [first start, last end] of the measured requests across repeats, ns (null when unknown). */
   spanNs: [number, number] | null;
+  /**
+   * The measurement window as its spans, ns: one [first start, last end] per measured repeat, in repeat order
+   * (their lengths sum to `totals.windowS`); null when a repeat's window is unknown, as `totals.windowS` is.
+   */
+  windowsNs: [number, number][] | null;
   openLoop: boolean;
   phases: {warmup: number; measure: number; cooldown: number};
   totals: PointTotals;
@@ -205,9 +210,14 @@ export class PointAccumulator<R extends readonly AnyPointReducer[]> {
             known.reduce((m, r) => Math.max(m, r.tEndMax), -Infinity)
           ]
         : null;
+    const windows = done.map(({rep}) => rep.window);
+    const windowsNs = windows.every((w) => w.timeBaseRequest === 0 && w.tEndMax > w.tStartMin)
+      ? windows.map((w): [number, number] => [w.tStartMin, w.tEndMax])
+      : null;
     const core: CoreFacts = {
       point: this.point,
       spanNs,
+      windowsNs: windowsNs !== null && windowsNs.length > 0 ? windowsNs : null,
       openLoop: isOpenLoop(this.point.mode),
       phases: this.#phases,
       totals: poolTotals(this.point, done, timeBaseRequest),

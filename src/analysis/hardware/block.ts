@@ -8,7 +8,7 @@ import type {Environment, Manifest} from "../schema/manifest.ts";
 import type {GpuSample, ServerScrape} from "../schema/records.ts";
 import {pointCost} from "./cost.ts";
 import type {HardwareData} from "./data.ts";
-import {maxPowerGapNs, windowEnergy} from "./energy.ts";
+import {maxPowerGapNs, noEnergy, windowEnergy} from "./energy.ts";
 import {combine, known, unknown} from "./fact.ts";
 import {capacityOf, fitRow, serverMemory} from "./fit.ts";
 import {measuredHost} from "./host.ts";
@@ -27,9 +27,27 @@ export interface HardwareInput {
   data: HardwareData;
 }
 
+/**
+ * Why the serving GPUs cannot be read as one card, or null: the fingerprint lists different cards among them
+ * (their catalogue ids, or a name the catalogue does not know), and the run config names none for them all.
+ */
+function mixedCards(host: MeasuredHost, config: RunConfig | null): string | null {
+  if (host.kind !== "gpu" || config?.hardware?.gpu !== undefined) return null;
+  const serving = host.gpus.slice(0, host.gpuCount.value ?? host.gpus.length);
+  const cards = new Set(serving.map((g) => g.catalogueId ?? g.name));
+  if (cards.size <= 1) return null;
+  const names = [...new Set(serving.map((g) => g.name))].join(", ");
+  return `the serving GPUs are different cards (${names}): one bound or price for them is not defined (name one card with hardware.gpu to read them as it)`;
+}
+
 /** The memory bandwidth the roofline uses: the serving GPUs' (catalogue) or, on a CPU host, the measured host's. */
-function bandwidthOf(host: MeasuredHost, data: HardwareData): {bandwidth: Fact; from: string | null} {
+function bandwidthOf(
+  host: MeasuredHost,
+  data: HardwareData,
+  mixed: string | null
+): {bandwidth: Fact; from: string | null} {
   if (host.kind === "cpu") return {bandwidth: host.hostBandwidthGBs, from: host.hostBandwidthGBs.from};
+  if (mixed !== null) return {bandwidth: unknown(mixed), from: null};
   const card = data.catalogue.gpus.find((g) => g.id === host.card);
   if (card === undefined)
     return {
@@ -97,10 +115,18 @@ export function hardwareBlock(i: HardwareInput): HardwareReport {
   const model = modelFacts(i.manifest?.environment ?? null, i.config);
   const card = i.data.catalogue.gpus.find((g) => g.id === host.card) ?? null;
   const capacity = capacityOf(host, card);
-  const {bandwidth, from} = bandwidthOf(host, i.data);
-  const {price, from: priceFrom} = chosenPrice(priceKey(host.card, host.kind), i.config, i.data);
+  const mixed = mixedCards(host, i.config);
+  const {bandwidth, from} = bandwidthOf(host, i.data, mixed);
+  const chosen = chosenPrice(priceKey(host.card, host.kind), i.config, i.data);
+  const {price, from: priceFrom} = mixed === null ? chosen : {price: unknown(mixed), from: null};
   const intervalMs = i.config?.telemetry.interval_ms ?? 500;
-  const serving = host.gpus.slice(0, host.gpuCount.value ?? host.gpus.length).map((g) => g.index);
+  const servingCount = host.gpuCount.value ?? host.gpus.length;
+  const serving = host.gpus.slice(0, servingCount).map((g) => g.index);
+  // power telemetry that covers only some of the serving GPUs (hardware.gpu_count above those listed) is no total
+  const partial =
+    host.kind === "gpu" && servingCount > serving.length
+      ? `power telemetry covers ${serving.length} of the ${servingCount} serving GPUs (hardware.gpu_count)`
+      : null;
   const slots = serverSlots(i.manifest?.environment ?? null);
   const context = i.config === null ? null : i.config.workload.prompt_tokens + i.config.workload.max_tokens;
   const points = i.points.map((f): PointHardware => {
@@ -125,7 +151,16 @@ export function hardwareBlock(i: HardwareInput): HardwareReport {
       fraction,
       fractionNote: fraction.value !== null && fraction.value > 1 ? ABOVE_BOUND : null,
       cost: pointCost(f.cost, f.totals.windowS, price, priceFrom, host.gpuCount),
-      energy: windowEnergy(i.gpuSamples, f.spanNs, serving, f.cost.outTokens, maxPowerGapNs(intervalMs))
+      energy:
+        partial !== null
+          ? noEnergy(partial)
+          : windowEnergy(
+              i.gpuSamples,
+              f.totals.windowS === null ? null : f.windowsNs,
+              serving,
+              f.cost.outTokens,
+              maxPowerGapNs(intervalMs)
+            )
     };
   });
   return {

@@ -8,6 +8,7 @@ import {
   PriceOverrideFile,
   PriceTable,
   type GpuEntry,
+  type HardwareSpec,
   type PriceOverride
 } from "../schema/hardware.ts";
 
@@ -137,4 +138,28 @@ export function matchCard(catalogue: GpuCatalogue, name: string | null | undefin
       if (containsWords(n, w) && (best === null || w.length > best.length)) best = {entry: g, length: w.length};
     }
   return best?.entry ?? null;
+}
+
+/**
+ * The ids in a run config's `hardware` block that the catalogue does not know: `hardware.gpu` (a card id) and
+ * each `hardware.prices[i].gpu` (a card id or cpu-host), with their key paths. A price or card named wrong would
+ * otherwise be ignored without a word, and the table's price or the tool's name used instead.
+ */
+export function unknownHardwareIds(
+  hw: HardwareSpec | undefined,
+  catalogue: GpuCatalogue
+): {path: (string | number)[]; message: string}[] {
+  if (hw === undefined) return [];
+  const cards = new Set(catalogue.gpus.map((g) => g.id));
+  const prices = priceIds(catalogue)!;
+  const out: {path: (string | number)[]; message: string}[] = [];
+  if (hw.gpu !== undefined && !cards.has(hw.gpu))
+    out.push({path: ["hardware", "gpu"], message: `"${hw.gpu}" is not a catalogue id (configs/hardware/gpus.yaml)`});
+  for (const [path, id] of pricePaths(hw.prices ?? [], "prices"))
+    if (!prices.has(id))
+      out.push({
+        path: ["hardware", ...path],
+        message: `"${id}" is not a catalogue id (configs/hardware/gpus.yaml) or cpu-host`
+      });
+  return out;
 }

@@ -12,7 +12,8 @@ const MIB = 2 ** 20;
  */
 export function capacityOf(host: MeasuredHost, card: GpuEntry | null): Fact {
   const n = host.gpuCount.value;
-  if (host.kind === "gpu") {
+  // measured memory only when every serving GPU was measured (hardware.gpu_count may name more than are listed)
+  if (host.kind === "gpu" && (n === null || n <= host.gpus.length)) {
     const mem = host.gpus.slice(0, n ?? host.gpus.length).map((g) => g.memoryMiB);
     if (mem.length > 0 && mem.every((m) => m !== null))
       return known(

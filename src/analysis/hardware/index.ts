@@ -6,6 +6,7 @@ export {
   parseEngines,
   parsePriceOverrides,
   parsePrices,
+  unknownHardwareIds,
   type HardwareData
 } from "./data.ts";
 export {known, unknown} from "./fact.ts";

@@ -1,6 +1,7 @@
 import {z} from "zod";
 
 import type {RunConfig} from "../schema/config.ts";
+import type {Locate} from "../schema/configText.ts";
 import type {FileEntry, Manifest} from "../schema/manifest.ts";
 import {
   ClientRecord,
@@ -54,6 +55,8 @@ export interface BundleHeader {
   parsedConfig: RunConfig | null;
   /** Whether the bundle holds a config text that was read (even one that did not parse). */
   hasConfig: boolean;
+  /** Line and column of a key path in the config text (null: no config text). */
+  locateConfig: Locate | null;
   /** Observed size and sha256 of the manifest and config, when present. */
   digests: ReadonlyMap<string, {bytes: number; sha256: string}>;
 }
@@ -165,6 +168,7 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
   }
   const configText = await openText(FILE_NAMES.config);
   let parsedConfig: RunConfig | null = null;
+  let locateConfig: Locate | null = null;
   if (configText === undefined)
     issues.push(
       issue("warning", "no_config", FILE_NAMES.config, "no resolved config: defaults assumed for thresholds")
@@ -172,6 +176,7 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
   else if (configText !== null) {
     const c = parseConfig(configText, FILE_NAMES.config);
     parsedConfig = c.config;
+    locateConfig = c.locate;
     appendAll(issues, c.issues);
   }
   return {
@@ -179,6 +184,7 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
     config: parsedConfig ?? FALLBACK_CONFIG,
     parsedConfig,
     hasConfig: configText !== undefined && configText !== null,
+    locateConfig,
     digests: observed
   };
 }

@@ -19,8 +19,10 @@ export const MEASURE_VERSION = "2";
  * 4: a hung stream holds its slot in flight until it closed (G5, achieved concurrency); the answer's decode span
  *    starts at its first token, a held-back one included; G8 does not count a jump of the running count after the last text as streamed;
  *    G1 checks the manifest's record counts.
+ * 5: energy over each repeat's window (not the span across repeats), negative power unknown; the roofline reads the
+ *    active parameters' share whenever stated; mixed serving cards get no bound or price; unknown hardware ids warn.
  */
-export const ANALYZER_VERSION = "4";
+export const ANALYZER_VERSION = "5";
 /** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */
 export const QUALITY_VERSION = "2";
 /** 1: the first published schema of the Report and of `analyze --json` (evidence/schema/{report,analyze}.v1.schema.json). */

@@ -3,7 +3,7 @@ import {describe, expect, it} from "vitest";
 import {parseCatalogue, parseEngines, parsePrices, type HardwareData} from "../../../src/analysis/index.ts";
 import type {Environment, GpuSample, HardwareReport} from "../../../src/analysis/index.ts";
 import {SYNTH_ENVIRONMENT} from "../../../scripts/lib/synth.ts";
-import {analyzeValid, cleanRun, MS, point, streamed} from "../../support/bundle.ts";
+import {analyzeValid, bundleFiles, cleanRun, MS, point, streamed} from "../../support/bundle.ts";
 
 /**
  * A synthetic one-GPU bundle whose hardware numbers are worked by hand (the arithmetic is in the comments):
@@ -269,5 +269,144 @@ describe("hardware block of a synthetic GPU bundle (numbers worked by hand)", ()
     expect(e.sparse).toBe(true);
     expect(e.reason).toMatch(/only \d+ power samples/);
     expect(e.joules.value).toBeCloseTo(2140.8, 6);
+  });
+});
+
+/** The same bundle with its pieces replaced: requests, points, power samples, environment, hardware config. */
+async function analyzedWith(o: {
+  reqs?: ReturnType<typeof streamed>[];
+  repeats?: number;
+  gpu?: Omit<GpuSample, "seq">[];
+  env?: Environment;
+  hardware?: Record<string, unknown>;
+}) {
+  const spec = cleanRun(o.reqs ?? requests(), {
+    points: [point("concurrency", 4, {repeats: o.repeats ?? 1})],
+    gpu: o.gpu ?? power(() => 400),
+    manifest: {environment: o.env ?? GPU_ENV},
+    config: {
+      load: {mode: "concurrency", values: [4], warmup: 0},
+      workload: {prompt_tokens: 1000, max_tokens: 100, ignore_eos: false},
+      hardware: {
+        model: {params: 8e9, weight_bytes: 16e9, layers: 32, kv_heads: 8, head_dim: 128, kv_cache_dtype: "f16"},
+        ...o.hardware
+      }
+    }
+  });
+  return {spec, report: await analyzeValid(spec, {hardware: DATA})};
+}
+
+/** `samples` with every GPU's power replaced by `watts(tMs, gpu index)` for the GPUs of `indexes`. */
+function powerOf(samples: Omit<GpuSample, "seq">[], indexes: number[], watts: (tMs: number) => number) {
+  return samples.map((s) => ({
+    ...s,
+    gpus: indexes.map((index) => ({...s.gpus[0]!, index, uuid: `GPU-${index}`, powerW: watts(s.tNs / MS)}))
+  }));
+}
+
+describe("hardware block: the edges an audit found (numbers worked by hand)", () => {
+  it("energy of two repeats integrates each repeat's window, not the idle time between them", async () => {
+    // repeat 1 is repeat 0 shifted by 10 000 ms: windows [0, 5 352] and [10 000, 15 352] ms; 400 W throughout
+    const second = requests().map((r) => ({
+      ...r,
+      repeat: 1,
+      tSchedNs: r.tSchedNs! + 10_000 * MS,
+      tDispNs: r.tDispNs! + 10_000 * MS,
+      tHdrNs: r.tHdrNs! + 10_000 * MS,
+      tByte1Ns: r.tByte1Ns! + 10_000 * MS,
+      tEndNs: r.tEndNs! + 10_000 * MS,
+      events: r.events.map((e) => [e[0] + 10_000 * MS, ...e.slice(1)] as typeof e)
+    }));
+    const samples: Omit<GpuSample, "seq">[] = [];
+    for (let t = -250; t <= 15_602; t += 250) samples.push({...power(() => 400)[0]!, tNs: t * MS});
+    const {report} = await analyzedWith({reqs: [...requests(), ...second], repeats: 2, gpu: samples});
+    const p = report.hardware!.points[0]!;
+    // the cost's window is 2 × 5.352 s; the energy's the same: 400 W × 10.704 s = 4 281.6 J (not × 15.352 s)
+    expect(p.cost.gpuHours.value).toBeCloseTo(10.704 / 3600, 12);
+    expect(p.energy.joules.value).toBeCloseTo(4281.6, 6);
+    expect(p.energy.joulesPerOutputToken.value).toBeCloseTo(4281.6 / 4000, 9); // 40 requests × 100 tokens
+  });
+
+  it("a negative power reading is not a measurement: the energy is unknown, not lower", async () => {
+    const {report} = await analyzedWith({gpu: power((t) => (t === 1000 ? -50 : 400))});
+    const e = report.hardware!.points[0]!.energy;
+    expect(e.joules.value).toBeNull();
+    expect(e.joulesPerOutputToken.value).toBeNull();
+    expect(e.reason).toMatch(/power\.draw -50 W for GPU 0: not a measurement/);
+  });
+
+  it("active_params stated in the run config: only their share of the weights is read per token", async () => {
+    // 16 GB × 2 / 8 = 4 GB read per token; bound 3 350·10⁹ ÷ (4·10⁹ + 4 × 1 050 × 131 072) = 736.18 tok/s
+    const {report} = await analyzedWith({
+      hardware: {
+        model: {
+          params: 8e9,
+          active_params: 2e9,
+          weight_bytes: 16e9,
+          layers: 32,
+          kv_heads: 8,
+          head_dim: 128,
+          kv_cache_dtype: "f16"
+        }
+      }
+    });
+    expect(report.hardware!.points[0]!.boundTokS.value).toBeCloseTo(3350e9 / (4e9 + 4 * 1050 * 131072), 6);
+    expect(report.hardware!.points[0]!.boundTokS.value).toBeCloseTo(736.1825, 3);
+  });
+
+  it("different cards among the serving GPUs: no bandwidth bound, no price; their memory still adds up", async () => {
+    const env: Environment = {
+      ...GPU_ENV,
+      gpu: {
+        ...GPU_ENV.gpu,
+        devices: [
+          GPU_ENV.gpu.devices[0]!,
+          {...GPU_ENV.gpu.devices[0]!, index: 1, name: "NVIDIA L4", uuid: "GPU-l4", memoryTotalMiB: 23034}
+        ]
+      }
+    };
+    const {report} = await analyzedWith({
+      env,
+      gpu: powerOf(
+        power(() => 0),
+        [0, 1],
+        () => 200
+      )
+    });
+    const h = report.hardware!;
+    expect(h.bandwidth.value).toBeNull();
+    expect(h.bandwidth.reason).toMatch(/different cards \(NVIDIA H100 80GB HBM3, NVIDIA L4\)/);
+    expect(h.points[0]!.cost.price.value).toBeNull();
+    expect(h.points[0]!.cost.perMOutput.value).toBeNull();
+    expect(h.fit.capacity.value).toBe((81559 + 23034) * 2 ** 20);
+    expect(h.points[0]!.energy.joules.value).toBeCloseTo(400 * 5.352, 6); // 2 × 200 W, both GPUs measured
+    // naming one card for them all reads them as it: 2 × 3 350 GB/s, priced as two
+    const named = (await analyzedWith({env, hardware: {gpu: "test-h100"}})).report.hardware!;
+    expect(named.bandwidth.value).toBe(6700);
+    expect(named.points[0]!.cost.price.value).toBe(4);
+  });
+
+  it("gpu_count above the GPUs listed: the memory from the catalogue, the energy unknown (telemetry of 1 of 2)", async () => {
+    const {report} = await analyzedWith({hardware: {gpu_count: 2}});
+    const h = report.hardware!;
+    expect(h.fit.capacity.value).toBe(2 * 80e9);
+    expect(h.bandwidth.value).toBe(6700);
+    expect(h.points[0]!.energy.joules.value).toBeNull();
+    expect(h.points[0]!.energy.reason).toMatch(/covers 1 of the 2 serving GPUs/);
+  });
+
+  it("a card or price id the catalogue does not know is a warning at its line, not ignored in silence", async () => {
+    const {spec, report} = await analyzedWith({
+      hardware: {prices: [{gpu: "h100-typo", kind: "owned", usd_per_gpu_hour: 1}], gpu: "no-such-card"}
+    });
+    const found = report.issues.filter((i) => i.code === "hardware_unknown_id");
+    expect(found.map((i) => i.path).sort()).toEqual(["hardware.gpu", "hardware.prices.0.gpu"]);
+    const text = bundleFiles(spec)["config.resolved.yaml"]!.split("\n");
+    for (const i of found) {
+      expect(i.severity).toBe("warning");
+      expect(i.file).toBe("config.resolved.yaml");
+      expect(text[i.line! - 1]).toMatch(i.path === "hardware.gpu" ? /no-such-card/ : /h100-typo/);
+    }
+    expect(report.hardware!.points[0]!.cost.price.value).toBe(4); // the table's median stands, as the warning says
   });
 });

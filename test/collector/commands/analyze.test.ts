@@ -36,6 +36,37 @@ describe("analyzeCommand", () => {
     expect(lines.some((l) => l.startsWith("  decode vs roofline: "))).toBe(true);
   });
 
+  it("the text says why a fraction is above 100 % and flags an energy integrated from too few samples", async () => {
+    const report = await analyzeBundle(fsBundle(fixtureDir("clean")), {hardware: hardwareData(null)});
+    const h = report.hardware!.points[0]!;
+    const id = h.point;
+    const known = (value: number) => ({value, from: "hand", reason: null});
+    report.hardware!.points[0] = {
+      ...h,
+      measuredTokS: known(50),
+      boundTokS: known(20),
+      fraction: known(2.5),
+      fractionNote: "above the bound: hand-made note",
+      energy: {
+        joules: known(100),
+        joulesPerOutputToken: known(2),
+        tokensPerKWh: known(1.8e6),
+        samples: 3,
+        sparse: true,
+        reason: "only 3 power samples inside the window (the rule asks for 10)"
+      }
+    };
+    const lines = summaryLines(report);
+    const at = lines.findIndex((l) => l.startsWith("  decode vs roofline: "));
+    expect(lines[at]).toBe(
+      "  decode vs roofline: 50 tok/s of bound 20 tok/s = 250.0 % (above the bound: hand-made note)"
+    );
+    expect(lines[at + 1]).toMatch(
+      /; energy: 2 J\/output token \(flagged: only 3 power samples inside the window \(the rule asks for 10\)\)$/
+    );
+    expect(id).toBe(report.load_points[0]!.id);
+  });
+
   it("a price file (INFERSCOPE_PRICES) that does not validate is a usage error naming its line", () => {
     const dir = mkdtempSync(join(tmpdir(), "inferscope-prices-"));
     try {

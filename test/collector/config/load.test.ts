@@ -4,6 +4,9 @@ import {parse as parseYaml} from "yaml";
 import {RunConfigSpec} from "../../../src/analysis/schema/config.ts";
 import {ConfigError, parseRunConfig, resolvedConfigYaml} from "../../../collector/config/load.ts";
 import {createRedactor, redactionMark} from "../../../collector/redact.ts";
+import {CliError} from "../../../collector/cliError.ts";
+import {readConfig} from "../../../collector/commands/collect.ts";
+import type {Effects} from "../../../collector/effects.ts";
 
 function problems(text: string) {
   try {
@@ -95,5 +98,31 @@ load: {mode: concurrency, values: [1]}
     expect(back.target.headers["x-tenant"]).toBe(redactionMark("acme"));
     expect(back.target.api_key_env).toBe("MY_KEY");
     expect(back.workload).toEqual(c.workload);
+  });
+});
+
+describe("readConfig (collect, probe, k8s, experiment): hardware ids against the shipped catalogue", () => {
+  const read = (text: string) =>
+    readConfig({files: {readFile: async () => Buffer.from(text)}} as unknown as Pick<Effects, "files">, "run.yaml");
+
+  it("refuses a card or price id the catalogue does not know, at its line, before any request (exit 2)", async () => {
+    const text = `${valid}hardware:\n  gpu: h100-sxm5\n  prices:\n    - {gpu: h100-sxm, kind: owned, usd_per_gpu_hour: 1.85}\n    - {gpu: h100, kind: owned, usd_per_gpu_hour: 2}\n`;
+    const e = await read(text).then(
+      () => null,
+      (err: unknown) => err
+    );
+    expect(e).toBeInstanceOf(CliError);
+    expect((e as CliError).exitCode).toBe(2);
+    // line 6: gpu: h100-sxm5; line 9: the second price (h100-sxm is a catalogue id, h100 is not)
+    expect((e as CliError).message).toContain('run.yaml:6:8: hardware.gpu: "h100-sxm5" is not a catalogue id');
+    expect((e as CliError).message).toContain('run.yaml:9:13: hardware.prices.1.gpu: "h100" is not a catalogue id');
+    expect((e as CliError).message).not.toContain("prices.0");
+  });
+
+  it("accepts catalogue ids and cpu-host", async () => {
+    const c = await read(
+      `${valid}hardware:\n  gpu: h100-sxm\n  prices:\n    - {gpu: cpu-host, usd_per_gpu_hour: 0.1}\n`
+    );
+    expect(c.hardware?.gpu).toBe("h100-sxm");
   });
 });
