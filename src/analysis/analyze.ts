@@ -79,6 +79,7 @@ export async function readAndAnalyze(source: BundleSource, options: AnalyzeOptio
     report.hardware = hardwareBlock({
       manifest: header.manifest,
       config: header.parsedConfig,
+      configUnreadable: header.hasConfig && header.parsedConfig === null,
       points: ctx.points,
       reports: report.load_points,
       scrapes: facts.scrapes,

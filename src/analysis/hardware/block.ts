@@ -20,6 +20,8 @@ import type {Fact, HardwareReport, MeasuredHost, PointHardware} from "./schema.t
 export interface HardwareInput {
   manifest: Manifest | null;
   config: RunConfig | null;
+  /** The bundle holds a run config that did not parse: its own prices and model facts cannot be read. */
+  configUnreadable?: boolean;
   points: readonly PointFacts[];
   reports: readonly PointReport[];
   scrapes: readonly ServerScrape[];
@@ -117,7 +119,10 @@ export function hardwareBlock(i: HardwareInput): HardwareReport {
   const capacity = capacityOf(host, card);
   const mixed = mixedCards(host, i.config);
   const {bandwidth, from} = bandwidthOf(host, i.data, mixed);
-  const chosen = chosenPrice(priceKey(host.card, host.kind), i.config, i.data);
+  const chosen =
+    i.configUnreadable === true
+      ? {price: unknown("the bundle's run config did not parse: its own prices cannot be read"), from: null}
+      : chosenPrice(priceKey(host.card, host.kind), i.config, i.data);
   const {price, from: priceFrom} = mixed === null ? chosen : {price: unknown(mixed), from: null};
   const intervalMs = i.config?.telemetry.interval_ms ?? 500;
   const servingCount = host.gpuCount.value ?? host.gpus.length;

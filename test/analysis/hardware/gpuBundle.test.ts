@@ -3,7 +3,7 @@ import {describe, expect, it} from "vitest";
 import {parseCatalogue, parseEngines, parsePrices, type HardwareData} from "../../../src/analysis/index.ts";
 import type {Environment, GpuSample, HardwareReport} from "../../../src/analysis/index.ts";
 import {SYNTH_ENVIRONMENT} from "../../../scripts/lib/synth.ts";
-import {analyzeValid, bundleFiles, cleanRun, MS, point, streamed} from "../../support/bundle.ts";
+import {analyzeFiles, analyzeValid, bundleFiles, cleanRun, MS, point, streamed} from "../../support/bundle.ts";
 
 /**
  * A synthetic one-GPU bundle whose hardware numbers are worked by hand (the arithmetic is in the comments):
@@ -393,6 +393,22 @@ describe("hardware block: the edges an audit found (numbers worked by hand)", ()
     expect(h.bandwidth.value).toBe(6700);
     expect(h.points[0]!.energy.joules.value).toBeNull();
     expect(h.points[0]!.energy.reason).toMatch(/covers 1 of the 2 serving GPUs/);
+  });
+
+  it("a run config that does not parse: no price (its own might be in it), not the table's", async () => {
+    const {spec} = await analyzedWith({hardware: {prices: [{gpu: "test-h100", kind: "owned", usd_per_gpu_hour: 1}]}});
+    const files = bundleFiles(spec);
+    // the price written as a string: the whole config fails its schema
+    files["config.resolved.yaml"] = files["config.resolved.yaml"]!.replace(
+      "usd_per_gpu_hour: 1",
+      'usd_per_gpu_hour: "1"'
+    );
+    const report = await analyzeFiles(files, {hardware: DATA});
+    expect(report.issues.some((i) => i.file === "config.resolved.yaml" && i.severity === "error")).toBe(true);
+    const c = report.hardware!.points[0]!.cost;
+    expect(c.price.value).toBeNull();
+    expect(c.price.reason).toMatch(/run config did not parse/);
+    expect(c.perMOutput.value).toBeNull();
   });
 
   it("a card or price id the catalogue does not know is a warning at its line, not ignored in silence", async () => {
