@@ -94,6 +94,26 @@ function deep(v: unknown, scrub: (s: string) => string): unknown {
   return v;
 }
 
+/**
+ * Secret values carried by a header value: the whole value, and the credential after an authentication scheme
+ * ("Bearer sk-…", "Token …", "Basic dXNlcjpwYXNz"): a server that echoes the key quotes it without the scheme
+ * (OpenAI's "Incorrect API key provided: sk-…"). A Basic credential also yields its decoded "user:password" and
+ * password.
+ */
+export function headerSecrets(value: string): string[] {
+  const out = [value];
+  const m = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s+(\S.*?)\s*$/.exec(value);
+  if (m === null) return out;
+  const [, scheme, credential] = m as unknown as [string, string, string];
+  out.push(credential);
+  if (scheme.toLowerCase() === "basic" && /^[A-Za-z0-9+/]+=*$/.test(credential)) {
+    const decoded = Buffer.from(credential, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon > 0) out.push(decoded, decoded.slice(colon + 1));
+  }
+  return out;
+}
+
 /** Secret values carried by a URL: userinfo and every query value. */
 export function urlSecrets(u: string | undefined): string[] {
   if (!u) return [];
@@ -125,7 +145,7 @@ export function runRedactor(
 ): Redactor {
   return createRedactor([
     apiKey,
-    ...Object.values(target.headers),
+    ...Object.values(target.headers).flatMap(headerSecrets),
     ...urlSecrets(target.base_url),
     ...urlSecrets(target.metrics_url),
     ...envSecrets(env),

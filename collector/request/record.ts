@@ -77,6 +77,7 @@ export function toRecord(
  */
 export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor): Omit<RequestRecord, "seq"> {
   const out = {...rec};
+  const split = redact.size > 0 && secretAcrossEvents(rec, redact);
   if (out.errorMessage !== null) out.errorMessage = redact(out.errorMessage);
   if (out.responseText !== undefined) out.responseText = redact(out.responseText);
   if (out.reasoningText !== undefined) out.reasoningText = redact(out.reasoningText);
@@ -89,6 +90,27 @@ export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor):
     }));
   if (out.body !== undefined && out.body.head !== "") out.body = {...out.body, head: redact(out.body.head)};
   if (redact.size > 0 && out.events.some((e) => e[4] !== undefined))
-    out.events = out.events.map((e) => (e[4] === undefined ? e : [e[0], e[1], e[2], e[3], redact(e[4])]));
+    out.events = out.events.map((e) =>
+      e[4] === undefined ? e : [e[0], e[1], e[2], e[3], split ? PAYLOAD_WITHHELD : redact(e[4])]
+    );
   return out;
+}
+
+/** A raw event payload withheld because the stream's text, joined across events, holds a secret. */
+export const PAYLOAD_WITHHELD = "[REDACTED:payload withheld: the streamed text holds a secret across events]";
+
+/** String values of the text fields of SSE payloads (content, reasoning, text), as written in the JSON. */
+const TEXT_FIELD = /"(?:content|reasoning_content|reasoning|text)"\s*:\s*"((?:[^"\\]|\\.)*)/g;
+
+/**
+ * Whether the streamed text, joined across events, holds a secret that no single payload shows whole: a server
+ * echoing a key split over two chunks ("sk-ENV" + "SECRET…"). Read from the record's response and reasoning
+ * text when saved, and from the text fields of the raw payloads (JSON-escaped; the redactor knows that variant).
+ */
+function secretAcrossEvents(rec: Omit<RequestRecord, "seq">, redact: Redactor): boolean {
+  const texts = [rec.responseText, rec.reasoningText].filter((t): t is string => t !== undefined);
+  if (texts.some((t) => redact(t) !== t)) return true;
+  let joined = "";
+  for (const e of rec.events) if (e[4] !== undefined) for (const m of e[4].matchAll(TEXT_FIELD)) joined += m[1];
+  return joined !== "" && redact(joined) !== joined;
 }

@@ -1,6 +1,16 @@
 import {describe, expect, it} from "vitest";
 
-import {createRedactor, envSecrets, isSecretName, redactionMark, urlSecrets} from "../../collector/redact.ts";
+import {
+  createRedactor,
+  envSecrets,
+  headerSecrets,
+  isSecretName,
+  redactionMark,
+  runRedactor,
+  urlSecrets
+} from "../../collector/redact.ts";
+import {PAYLOAD_WITHHELD, redactRecord} from "../../collector/request/record.ts";
+import {ev, request} from "../support/bundle.ts";
 
 describe("redaction", () => {
   const key = "sk-live-0123456789abcdef";
@@ -56,5 +66,44 @@ describe("redaction", () => {
     ).toBe(true);
     expect(isSecretName("CUDA_VISIBLE_DEVICES")).toBe(false);
     expect(envSecrets({HF_TOKEN: "x1", PATH: "/bin", MY_CREDENTIAL: "y2"})).toEqual(["x1", "y2"]);
+  });
+});
+
+describe("a header's credential and a secret split across events (audit)", () => {
+  const token = "sk-HDRSECRET-0123456789abcdef";
+  const target = {headers: {Authorization: `Bearer ${token}`}, base_url: "http://127.0.0.1:1/v1"};
+
+  it("scrubs the credential after an authentication scheme, as a server echoes it without the scheme", () => {
+    const r = runRedactor(target, {}, null);
+    // OpenAI's 401 wording quotes the key alone
+    const said = `Incorrect API key provided: ${token}. You can find your API key at …`;
+    expect(r(said)).toBe(`Incorrect API key provided: ${redactionMark(token)}. You can find your API key at …`);
+    expect(headerSecrets(`Bearer ${token}`)).toEqual([`Bearer ${token}`, token]);
+    // Basic: base64("alice:pa55word-long") also yields the decoded pair and the password
+    const basic = Buffer.from("alice:pa55word-long").toString("base64");
+    expect(headerSecrets(`Basic ${basic}`)).toEqual([`Basic ${basic}`, basic, "alice:pa55word-long", "pa55word-long"]);
+    expect(headerSecrets("plainvalue-123456")).toEqual(["plainvalue-123456"]);
+  });
+
+  it("withholds the raw payloads of a stream whose text holds a secret split over two events", () => {
+    const key = "sk-ENVSECRET-0123456789abcdef";
+    const r = createRedactor([key]);
+    const payload = (text: string) => JSON.stringify({choices: [{index: 0, delta: {content: text}}]});
+    const rec = {
+      ...request("a", 0, [ev(10, "content"), ev(20, "content")]),
+      responseText: undefined
+    };
+    rec.events = [
+      [10_000_000, 60, "content", 1, payload("sk-ENVSECRET-0")],
+      [20_000_000, 60, "content", 1, payload("123456789abcdef")]
+    ];
+    const out = redactRecord(rec, r);
+    // neither payload holds the key whole, so a per-payload scrub would keep both halves
+    expect(rec.events.map((e) => r(e[4]!))).toEqual(rec.events.map((e) => e[4]));
+    expect(out.events.map((e) => e[4])).toEqual([PAYLOAD_WITHHELD, PAYLOAD_WITHHELD]);
+    expect(out.events.map((e) => e.slice(0, 4))).toEqual(rec.events.map((e) => e.slice(0, 4))); // times and kinds kept
+    // a stream without the secret keeps its payloads, scrubbed one by one
+    const clean = {...rec, events: rec.events.map((e) => [e[0], e[1], e[2], e[3], payload("hello there")] as typeof e)};
+    expect(redactRecord(clean, r).events.map((e) => e[4])).toEqual([payload("hello there"), payload("hello there")]);
   });
 });
