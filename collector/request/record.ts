@@ -1,4 +1,4 @@
-import type {Phase, RequestRecord} from "../../src/analysis/schema/records.ts";
+import type {Phase, RequestRecord, SseEvent} from "../../src/analysis/schema/records.ts";
 import type {PromptSegments, WorkloadTag} from "../../src/analysis/schema/workload.ts";
 import type {Redactor} from "../redact.ts";
 import type {Attempt} from "./send.ts";
@@ -77,7 +77,6 @@ export function toRecord(
  */
 export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor): Omit<RequestRecord, "seq"> {
   const out = {...rec};
-  const split = redact.size > 0 && secretAcrossEvents(rec, redact);
   if (out.errorMessage !== null) out.errorMessage = redact(out.errorMessage);
   if (out.responseText !== undefined) out.responseText = redact(out.responseText);
   if (out.reasoningText !== undefined) out.reasoningText = redact(out.reasoningText);
@@ -89,10 +88,12 @@ export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor):
       errorMessage: a.errorMessage === null ? null : redact(a.errorMessage)
     }));
   if (out.body !== undefined && out.body.head !== "") out.body = {...out.body, head: redact(out.body.head)};
-  if (redact.size > 0 && out.events.some((e) => e[4] !== undefined))
-    out.events = out.events.map((e) =>
-      e[4] === undefined ? e : [e[0], e[1], e[2], e[3], split ? PAYLOAD_WITHHELD : redact(e[4])]
-    );
+  if (redact.size > 0 && out.events.some((e) => e[4] !== undefined)) {
+    const events = out.events.map((e): typeof e => (e[4] === undefined ? e : [e[0], e[1], e[2], e[3], redact(e[4])]));
+    out.events = secretAcrossEvents(events, redact)
+      ? events.map((e) => (e[4] === undefined ? e : [e[0], e[1], e[2], e[3], PAYLOAD_WITHHELD]))
+      : events;
+  }
   return out;
 }
 
@@ -103,14 +104,12 @@ export const PAYLOAD_WITHHELD = "[REDACTED:payload withheld: the streamed text h
 const TEXT_FIELD = /"(?:content|reasoning_content|reasoning|text)"\s*:\s*"((?:[^"\\]|\\.)*)/g;
 
 /**
- * Whether the streamed text, joined across events, holds a secret that no single payload shows whole: a server
- * echoing a key split over two chunks ("sk-ENV" + "SECRET…"). Read from the record's response and reasoning
- * text when saved, and from the text fields of the raw payloads (JSON-escaped; the redactor knows that variant).
+ * Whether the streamed text, joined across events, still holds a secret once each payload was scrubbed alone: a
+ * server echoing a key split over two chunks ("sk-ENV" + "SECRET…"). Read from the text fields of the payloads
+ * (JSON-escaped; the redactor knows that variant).
  */
-function secretAcrossEvents(rec: Omit<RequestRecord, "seq">, redact: Redactor): boolean {
-  const texts = [rec.responseText, rec.reasoningText].filter((t): t is string => t !== undefined);
-  if (texts.some((t) => redact(t) !== t)) return true;
+function secretAcrossEvents(events: readonly SseEvent[], redact: Redactor): boolean {
   let joined = "";
-  for (const e of rec.events) if (e[4] !== undefined) for (const m of e[4].matchAll(TEXT_FIELD)) joined += m[1];
+  for (const e of events) if (e[4] !== undefined) for (const m of e[4].matchAll(TEXT_FIELD)) joined += m[1];
   return joined !== "" && redact(joined) !== joined;
 }
