@@ -48,7 +48,11 @@ export interface Files {
   removeTree(path: string): Promise<void>;
   list(dir: string): Promise<string[]>;
   chmod(path: string, mode: number): Promise<void>;
+  /** What is at a path, without following a symbolic link; null when nothing is. */
+  entryKind(path: string): Promise<EntryKind | null>;
 }
+
+export type EntryKind = "file" | "directory" | "symlink" | "other";
 
 export interface Logger {
   info(message: string): void;
@@ -194,7 +198,17 @@ export const realFiles: Files = {
   remove: (path) => fsp.rm(path, {force: true}),
   removeTree: (path) => fsp.rm(path, {recursive: true, force: true}),
   list: (dir) => fsp.readdir(dir),
-  chmod: (path, mode) => fsp.chmod(path, mode)
+  chmod: (path, mode) => fsp.chmod(path, mode),
+  entryKind: async (path) => {
+    let st: Awaited<ReturnType<typeof fsp.lstat>>;
+    try {
+      st = await fsp.lstat(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw e;
+    }
+    return st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "directory" : "other";
+  }
 };
 
 /**

@@ -45,12 +45,20 @@ export async function sealCrashedBundle(
   } catch (e) {
     throw new RecoverError(`${draftPath} is not valid JSON: ${(e as Error).message}`);
   }
+  const files = [FILE_NAMES.config, ...[...BUNDLE_JSONL, ...OPTIONAL_JSONL].map((r) => FILE_NAMES[r])];
+  // a bundle holds regular files only: never cut, append to or digest a file through a link or a folder
+  for (const name of [DRAFT_FILE, ...files]) {
+    const kind = await fx.files.entryKind(join(dir, name));
+    if (kind !== null && kind !== "file")
+      throw new RecoverError(
+        `${join(dir, name)} is ${kind === "symlink" ? "a symbolic link" : `a ${kind}`}, not a regular file: a bundle holds regular files only; refusing to seal (nothing was changed)`
+      );
+  }
   const origin = BigInt(draft.monotonicOriginNs);
   const clientPath = join(dir, FILE_NAMES.client_metrics);
   const anchors = (await fx.files.exists(clientPath))
     ? anchorsFromNotes((await fx.files.readFile(clientPath)).toString("utf8"))
     : [];
-  const files = [FILE_NAMES.config, ...[...BUNDLE_JSONL, ...OPTIONAL_JSONL].map((r) => FILE_NAMES[r])];
   const sealedAt = new Date(fx.clock.wallMs()).toISOString();
   const result = await finishBundle({
     fx,

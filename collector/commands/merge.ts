@@ -1,4 +1,4 @@
-import {resolve} from "node:path";
+import {join, resolve} from "node:path";
 
 import type {Command} from "commander";
 
@@ -8,6 +8,23 @@ import {CliError, EXIT} from "../cliError.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {MergeError, mergeShards} from "../merge/merge.ts";
 import {defaultIo, type Io} from "./io.ts";
+
+/**
+ * A shard must be intact by the analyzer's own integrity gate (G1: schema, seq order, time order, record counts),
+ * not only by its digests: a merge renumbers records, which would hide a shard's broken ones.
+ */
+async function shardIntegrity(d: string): Promise<string | null> {
+  const shard = await analyzeBundle(fsBundle(d));
+  if (shard.gates.find((g) => g.id === "G1")?.status !== "fail") return null;
+  const errors = shard.issues.filter((i) => i.severity === "error");
+  const shown = errors
+    .slice(0, 5)
+    .map(
+      (i) => `  ${join(d, i.file)}${i.line === null ? "" : `:${i.line}`}: ${i.path ? `${i.path}: ` : ""}${i.message}`
+    );
+  const more = errors.length > 5 ? [`  … ${errors.length - 5} more (inferscope verify ${d})`] : [];
+  return `${d}: the shard is not intact (G1):\n${[...shown, ...more].join("\n")}`;
+}
 
 /**
  * `merge`: the shard bundles of one experiment become one bundle (printed last on stdout), analysed from
@@ -21,7 +38,7 @@ export async function mergeCommand(
 ): Promise<string> {
   let merged: Awaited<ReturnType<typeof mergeShards>>;
   try {
-    merged = await mergeShards(fx, dirs, o.out ?? "evidence");
+    merged = await mergeShards(fx, dirs, o.out ?? "evidence", shardIntegrity);
   } catch (e) {
     if (e instanceof MergeError) throw new CliError(`merge: ${e.message}`, {exitCode: EXIT.usage});
     throw new CliError(`merge: cannot write the merged bundle: ${(e as Error).message}`, {

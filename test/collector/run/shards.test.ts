@@ -1,4 +1,4 @@
-import {cpSync, existsSync, readFileSync, readdirSync, writeFileSync} from "node:fs";
+import {cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync} from "node:fs";
 import {basename, join} from "node:path";
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
@@ -238,6 +238,44 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
     const climbing = await run(["merge", ...altered("climbing", outside, false), "--out", out]);
     expect(climbing.code, climbing.stderr).toBe(2);
     expect(climbing.stderr).toMatch(/manifest\.json: files\.\d+\.path: expected a relative path inside the folder/);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+
+    // records valid one by one but not as a file, digests resealed: the merge renumbers records, so the shard's
+    // own integrity gate (G1) must judge it first (audit: both merged into bundles that verified intact)
+    const records = (dir: string, edit: (recs: Record<string, unknown>[]) => void) => {
+      const path = join(dir, "requests.jsonl");
+      const recs = readFileSync(path, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      edit(recs);
+      writeFileSync(path, recs.map((r) => JSON.stringify(r) + "\n").join(""));
+    };
+    const seqTwice = (dir: string) => records(dir, (r) => void (r[2]!.seq = 3)); // seq 0, 1, 3, 3, 4, …
+    const gap = await run(["merge", ...altered("seq-twice", seqTwice, true), "--out", out]);
+    expect(gap.code, gap.stderr).toBe(2);
+    expect(gap.stderr).toMatch(/seq-twice\/[^\s]+: the shard is not intact \(G1\):\n {2}\S+\/requests\.jsonl:3: /);
+    const endsEarly = (dir: string) =>
+      records(dir, (r) => {
+        const events = r[1]!.events as [number][];
+        r[1]!.tEndNs = events[0]![0] - 1000; // closed before its first event
+      });
+    const early = await run(["merge", ...altered("ends-early", endsEarly, true), "--out", out]);
+    expect(early.code, early.stderr).toBe(2);
+    expect(early.stderr).toMatch(/ends-early\/[^\s]+: the shard is not intact \(G1\):\n {2}\S+\/requests\.jsonl:2: /);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+
+    // a shard file that is a symbolic link to an identical copy outside the folder (audit: merged, then verified)
+    const linked = (dir: string) => {
+      const copy = join(dir, "..", "outside-requests.jsonl");
+      cpSync(join(dir, "requests.jsonl"), copy);
+      rmSync(join(dir, "requests.jsonl"));
+      symlinkSync(copy, join(dir, "requests.jsonl"));
+    };
+    const link = await run(["merge", ...altered("linked", linked, false), "--out", out]);
+    expect(link.code, link.stderr).toBe(2);
+    expect(link.stderr).toMatch(/requests\.jsonl/);
+    expect(link.stderr).toMatch(/symbolic link|not intact/);
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   }, 60_000);
 });
