@@ -40,6 +40,7 @@ export {formatBytes, formatDuration, formatNumber, formatShare, formatWithUnit} 
 export {
   comparability,
   comparabilityKey,
+  comparableSet,
   type Comparability,
   type ComparabilityCheck,
   type ComparableRun,

@@ -28,7 +28,7 @@ export interface Matrix {
   cell: (model: string, hardware: string) => MatrixCell | null;
 }
 
-type MatrixRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality" | "meta"> &
+type MatrixRun = Pick<Report, "bundle" | "measure_version" | "gates" | "load_points" | "quality" | "meta"> &
   Partial<Pick<Report, "hardware">>;
 
 const NO_COST: Fact = {value: null, from: null, reason: "the analysis was not given the hardware data"};
@@ -67,4 +67,30 @@ export function buildMatrix(runs: readonly MatrixRun[]): Matrix {
     hardware: sorted([...cells.values()].map((c) => c.hardware)),
     cell: (m, h) => cells.get(key(m, h)) ?? null
   };
+}
+
+/** One performance matrix per measure version and workload: a best point is never picked across them. */
+export interface MatrixGroup {
+  measureVersion: string | null;
+  workload: string;
+  matrix: Matrix;
+}
+
+/**
+ * The runs split by measure version and workload (models and hardware stay the matrix's axes), each group its own
+ * matrix: throughput under one workload or one definition of the timestamps is not comparable with another's.
+ */
+export function matrixGroups(runs: readonly MatrixRun[]): MatrixGroup[] {
+  const by = new Map<string, MatrixRun[]>();
+  for (const r of runs) {
+    const k = JSON.stringify([r.measure_version, r.meta.workloadKey]);
+    (by.get(k) ?? by.set(k, []).get(k)!).push(r);
+  }
+  return [...by]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([, group]) => ({
+      measureVersion: group[0]!.measure_version,
+      workload: group[0]!.meta.workloadKey,
+      matrix: buildMatrix(group)
+    }));
 }

@@ -107,8 +107,17 @@ export function comparability(runs: readonly ComparableRun[]): Comparability {
   return {comparable: reasons.length === 0, checks, reasons};
 }
 
-/** The key under which runs are comparable with each other (same measure version, model and workload). */
-export function comparabilityKey(run: ComparableRun): string | null {
+/**
+ * The key under which runs are comparable with each other (same measure version, model and workload); printable
+ * (it is written into pages' data attributes) and unambiguous (a JSON array of the three).
+ */
+export function comparabilityKey(run: Pick<ComparableRun, "measure_version" | "meta">): string | null {
   if (run.measure_version === null || run.meta.model === null) return null;
-  return `${run.measure_version}\u0000${run.meta.model}\u0000${run.meta.workloadKey}`;
+  return JSON.stringify([run.measure_version, run.meta.model, run.meta.workloadKey]);
+}
+
+/** The parts of a comparabilityKey: measure version, model, workload. */
+export function comparableSet(key: string): {measureVersion: string; model: string; workload: string} {
+  const [measureVersion, model, workload] = JSON.parse(key) as [string, string, string];
+  return {measureVersion, model, workload};
 }

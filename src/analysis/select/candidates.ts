@@ -1,3 +1,4 @@
+import {comparabilityKey} from "../compare/comparability.ts";
 import type {Fact, PointHardware} from "../hardware/schema.ts";
 import {isSummary, type Report} from "../report/types.ts";
 import type {PercentileKey} from "../stats/summarize.ts";
@@ -11,6 +12,11 @@ export interface Candidate {
   bundle: string;
   point: string;
   model: string | null;
+  /**
+   * Its comparable set (measure version, model, workload: compare/comparability.ts); null when the model or the
+   * measure version is unknown. Candidates are ranked only against their own set.
+   */
+  set: string | null;
   hardware: string;
   engine: string | null;
   /** The configuration it measures: an experiment's variant (bundle labels `experiment` / `variant`), else null. */
@@ -55,9 +61,10 @@ function economicsOf(hw: PointHardware | undefined, why: string): Required<Pick<
   };
 }
 
-type CandidateRun = Pick<Report, "bundle" | "gates" | "load_points" | "quality"> &
+type CandidateRun = Pick<Report, "bundle" | "measure_version" | "gates" | "load_points" | "quality"> &
   Partial<Pick<Report, "hardware">> & {
-    meta: Pick<Report["meta"], "model" | "hardware" | "engine" | "gpus"> & Partial<Pick<Report["meta"], "labels">>;
+    meta: Pick<Report["meta"], "model" | "workloadKey" | "hardware" | "engine" | "gpus"> &
+      Partial<Pick<Report["meta"], "labels">>;
   };
 
 /** Candidates of one bundle, one per load point. */
@@ -87,6 +94,7 @@ export function candidatesOf(run: CandidateRun): Candidate[] {
       bundle: run.bundle,
       point: p.id,
       model: run.meta.model,
+      set: comparabilityKey(run),
       hardware: run.meta.hardware,
       engine: run.meta.engine,
       variant,

@@ -38,6 +38,7 @@ export const DEFAULT_CONSTRAINTS: Constraints = {
 
 export type ExclusionCode =
   | "model"
+  | "set_unknown"
   | "hardware"
   | "verdict"
   | "over_saturated"
@@ -63,9 +64,9 @@ export interface Ranked {
 
 export interface Selection {
   constraints: Constraints;
-  /** The best qualifying configuration of each model (models are not interchangeable). */
+  /** The best qualifying configuration of each comparable set (measure version, model, workload). */
   recommended: Ranked[];
-  /** Every qualifying configuration, grouped by model, best first within each (rank restarts per model). */
+  /** Every qualifying configuration, grouped by comparable set, best first within each (rank restarts per set). */
   qualifying: Ranked[];
   excluded: {candidate: Candidate; reasons: Exclusion[]}[];
   /** Set when nothing qualifies: why, counted by reason. */
@@ -109,6 +110,14 @@ export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
     out.push({
       code: "model",
       text: {en: `model ${c.model ?? "unknown"} is not ${k.model}`, zh: `模型 ${c.model ?? "未知"} 不是 ${k.model}`}
+    });
+  if (c.set === null)
+    out.push({
+      code: "set_unknown",
+      text: {
+        en: `model or measure version unknown: nothing to rank it against`,
+        zh: "模型或测量口径版本未知：没有可与之排序的配置"
+      }
     });
   if (k.hardware.length > 0 && !k.hardware.includes(c.hardware))
     out.push({code: "hardware", text: {en: `hardware ${c.hardware} not selected`, zh: `硬件 ${c.hardware} 未被选中`}});
@@ -175,6 +184,7 @@ export function exclusions(c: Candidate, k: Constraints): Exclusion[] {
 
 const REASON_SUMMARY: Record<ExclusionCode, Bilingual> = {
   model: {en: "another model", zh: "其他模型"},
+  set_unknown: {en: "model or measure version unknown", zh: "模型或测量口径版本未知"},
   hardware: {en: "hardware not selected", zh: "硬件未被选中"},
   verdict: {en: "not VALID", zh: "结论不是有效"},
   over_saturated: {en: "over-saturated", zh: "已过饱和"},
@@ -198,7 +208,8 @@ const byThroughput = (a: Candidate, b: Candidate) =>
 /**
  * Constraint-based selection: every candidate either qualifies or is excluded with all of its reasons.
  * Qualifying configurations are ranked by throughput per GPU (then interactivity), or with `rankBy: "cost"`
- * by $/Mtok output, lowest first (then throughput); the best of each model is recommended. When none
+ * by $/Mtok output, lowest first (then throughput), within each comparable set (the same measure version, model
+ * and workload); the best of each set is recommended. When none
  * qualifies, the answer is "no recommendation" with the reasons counted.
  */
 export function selectConfigs(candidates: readonly Candidate[], constraints: Constraints): Selection {
@@ -211,8 +222,9 @@ export function selectConfigs(candidates: readonly Candidate[], constraints: Con
     if (reasons.length === 0) qualifying.push(c);
     else excluded.push({candidate: c, reasons});
   }
-  // Throughput per GPU (and cost per token) is only comparable within a model: rank inside each model, recommend each model's first.
-  const ranked = groups(qualifying, (c) => c.model ?? "")
+  // Throughput per GPU (and cost per token) is only comparable within one comparable set — the same measure
+  // version, model and workload: rank inside each set, recommend each set's first
+  const ranked = groups(qualifying, (c) => c.set!)
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([, sameModel]) => sameModel.sort(byRank).map((candidate, i) => ({candidate, rank: i + 1})));
   const recommended = ranked.filter((r) => r.rank === 1).sort((a, b) => byRank(a.candidate, b.candidate));

@@ -117,6 +117,7 @@ export const enSite = {
   matrixEachCellTheValid:
     "Each cell: the VALID, client-healthy load point with the most output throughput per GPU, and its interactivity (p50).",
   matrixMeasuredNoValidLoad: "measured, no VALID load point",
+  matrixGroup: "Workload {workload} · measure version {version}",
   matrixBundle: "bundle {i}",
   matrixEachCellPassRate:
     "Each cell: pass rate per scorer with its sample count n (quality versions kept apart). “Not evaluated” is not zero.",

@@ -116,6 +116,7 @@ export const zhSite: Record<keyof typeof enSite, string> = {
     "只显示测量过的组合；其余单元格标为“未测量”。性能与质量是两层，分开展示，从不合成一个分数。",
   matrixEachCellTheValid: "每格：有效且客户端健康的负载点中每 GPU 输出吞吐最高者，及其交互速度（p50）。",
   matrixMeasuredNoValidLoad: "已测量，但没有有效负载点",
+  matrixGroup: "负载 {workload} · 测量口径版本 {version}",
   matrixBundle: "证据包 {i}",
   matrixEachCellPassRate: "每格：各评分器的通过率与样本数 n（不同质量版本分开）。“未评估”不等于 0。",
   methodologyThisPageIsGenerated:

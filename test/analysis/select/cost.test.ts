@@ -17,6 +17,7 @@ const unknown = (reason: string): Fact => ({value: null, from: null, reason});
 function cand(bundle: string, usd: Fact | null, j: Fact | null, over: Partial<Candidate> = {}): Candidate {
   const c: Candidate = {
     bundle,
+    set: JSON.stringify(["2", over.model ?? "m", "in=512 out=64"]),
     point: "concurrency-4",
     model: "m",
     hardware: "1× H100",

@@ -13,6 +13,7 @@ const lat = (p95: number | null) => ({p50: p95 === null ? null : p95 / 2, p90: n
 
 function cand(over: Partial<Candidate> & {bundle: string}): Candidate {
   return {
+    set: over.model === null ? null : JSON.stringify(["2", over.model ?? "m", "in=512 out=64"]),
     point: "concurrency-4",
     model: "m",
     hardware: "1× H100",
@@ -170,5 +171,36 @@ describe("qualityRates", () => {
     expect(s.recommended[0]!.candidate.variant).toEqual({experiment: "e", name: "v1"});
     const ex = s.excluded.find((e) => e.candidate.point === "concurrency-8")!;
     expect(ex.reasons.map((r) => r.code)).toEqual(["over_saturated"]);
+  });
+});
+
+describe("selectConfigs ranks only within a comparable set (audit: the site ranked other workloads together)", () => {
+  const set = (mv: string, workload: string) => JSON.stringify([mv, "m", workload]);
+  it("a faster run under another workload or measure version is not ranked against, nor recommended over, this one", () => {
+    const s = selectConfigs(
+      [
+        cand({bundle: "v1-w256", throughputPerGpu: 900, set: set("1", "in=256 out=64")}),
+        cand({bundle: "v2-w256", throughputPerGpu: 500, set: set("2", "in=256 out=64")}),
+        cand({bundle: "v2-w256-b", throughputPerGpu: 400, set: set("2", "in=256 out=64")}),
+        cand({bundle: "v2-w128", throughputPerGpu: 700, set: set("2", "in=128 out=64")})
+      ],
+      DEFAULT_CONSTRAINTS
+    );
+    // three sets, each ranked on its own: one recommendation per set
+    expect(s.qualifying.map((r) => `${r.candidate.bundle}#${r.rank}`).sort()).toEqual([
+      "v1-w256#1",
+      "v2-w128#1",
+      "v2-w256#1",
+      "v2-w256-b#2"
+    ]);
+    expect(s.recommended.map((r) => r.candidate.bundle).sort()).toEqual(["v1-w256", "v2-w128", "v2-w256"]);
+  });
+
+  it("a candidate whose model or measure version is unknown is excluded with that reason, not ranked", () => {
+    const s = selectConfigs([cand({bundle: "no-model", model: null}), cand({bundle: "ok"})], DEFAULT_CONSTRAINTS);
+    expect(s.recommended.map((r) => r.candidate.bundle)).toEqual(["ok"]);
+    expect(s.excluded.map((e) => [e.candidate.bundle, e.reasons.map((r) => r.code)])).toEqual([
+      ["no-model", ["set_unknown"]]
+    ]);
   });
 });
