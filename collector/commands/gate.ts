@@ -3,7 +3,7 @@ import type {Command} from "commander";
 import {isSummary} from "../../src/analysis/index.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {analyzeDir} from "./analyze.ts";
-import {gateBaseline} from "./gateBaseline.ts";
+import {gateBaseline, percentOption} from "./gateBaseline.ts";
 import {defaultIo, type Io} from "./io.ts";
 import {appendAll} from "../../src/analysis/util/append.ts";
 
@@ -30,17 +30,18 @@ export async function gateCommand(dirs: readonly string[], o: GateOptions, io: I
   if (o.baseline !== undefined) {
     if (dirs.length !== 1)
       throw new CliError(`--baseline compares one candidate bundle, got ${dirs.length}`, {exitCode: EXIT.usage});
+    if (o.minGoodput !== undefined)
+      throw new CliError(
+        "--min-goodput judges bundles on their own, --baseline a candidate against a baseline: run gate once for each",
+        {exitCode: EXIT.usage}
+      );
     return gateBaseline(dirs[0]!, {...o, baseline: o.baseline}, io);
   }
   if (o.metric !== undefined || o.maxRegression !== undefined)
     throw new CliError("--metric and --max-regression need --baseline OLD", {exitCode: EXIT.usage});
   let min: number | null = null;
   if (o.minGoodput !== undefined) {
-    min = Number(o.minGoodput);
-    if (!Number.isFinite(min) || min < 0 || min > 100)
-      throw new CliError(`--min-goodput expects a percentage 0..100, got ${JSON.stringify(o.minGoodput)}`, {
-        exitCode: EXIT.usage
-      });
+    min = percentOption("--min-goodput", o.minGoodput, 100);
   }
   const failures: string[] = [];
   for (const dir of dirs) {

@@ -28,19 +28,35 @@ export interface BaselineOptions {
   json?: boolean;
 }
 
-/** "5%" or "5" → 5; a CliError otherwise. */
-function percent(text: string): number {
-  const v = Number(text.trim().replace(/%$/, ""));
-  if (!Number.isFinite(v) || v < 0 || v > 1000)
-    throw new CliError(`--max-regression expects a percentage (e.g. 5%), got "${text}"`, {exitCode: EXIT.usage});
+/**
+ * A percentage option: "5", "5%" or "2.5%" → its number; anything else (empty, hex, exponent, a sign, above
+ * `max`) is a CliError (exit 2) naming the flag and the value. `Number("")` is 0 and `Number("0x32")` 50: an unset
+ * CI variable must not turn a check off.
+ */
+export function percentOption(flag: string, text: string, max: number): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+  const v = m === null ? NaN : Number(m[1]);
+  if (!(v <= max))
+    throw new CliError(`${flag} expects a percentage 0..${max} (e.g. 5 or 5%), got ${JSON.stringify(text)}`, {
+      exitCode: EXIT.usage
+    });
   return v;
 }
+
+const percent = (text: string): number => percentOption("--max-regression", text, 1000);
 
 /** The rules: --metric i with --max-regression i (one --max-regression applies to every metric), or the defaults. */
 export function baselineRules(o: Pick<BaselineOptions, "metric" | "maxRegression">): RegressionRule[] {
   const maxes = (o.maxRegression ?? []).map(percent);
   const metrics = o.metric ?? [];
-  if (metrics.length === 0) return DEFAULT_RULES.map((r) => ({...r, maxPct: maxes[0] ?? r.maxPct}));
+  if (metrics.length === 0) {
+    if (maxes.length > 1)
+      throw new CliError(
+        `${maxes.length} --max-regression values but no --metric: one applies to every default rule, or give one per --metric`,
+        {exitCode: EXIT.usage}
+      );
+    return DEFAULT_RULES.map((r) => ({...r, maxPct: maxes[0] ?? r.maxPct}));
+  }
   if (maxes.length > 1 && maxes.length !== metrics.length)
     throw new CliError(
       `give one --max-regression for all metrics or one per --metric (${metrics.length} metrics, ${maxes.length} limits)`,
@@ -122,6 +138,11 @@ export async function gateBaseline(candidateDir: string, o: BaselineOptions, io:
         exitCode: EXIT.notValid
       }
     );
-  if (result.status === "not_evaluable")
-    throw new CliError("no rule could be judged (too few samples on a side): not a pass", {exitCode: EXIT.notValid});
+  if (result.status === "not_evaluable") {
+    const open = result.checks.filter((c) => c.status === "not_evaluable");
+    throw new CliError(
+      `${open.length === 0 ? "no rule to judge" : `${open.length} of ${result.checks.length} rule(s) could not be judged (${open[0]!.point} ${open[0]!.metric} ${open[0]!.stat}: ${open[0]!.reason})`}: not a pass`,
+      {exitCode: EXIT.notValid}
+    );
+  }
 }

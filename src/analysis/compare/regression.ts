@@ -8,15 +8,13 @@
 import {metricById} from "../metrics/registry.ts";
 import type {RequestRow} from "../accumulate/point.ts";
 import {mulberry32} from "../stats/prng.ts";
-import {quantileNearestRank} from "../stats/quantile.ts";
+import {PERCENTILE_FLOORS, percentileOf} from "../stats/summarize.ts";
 import {comparability, type Comparability} from "./comparability.ts";
 import {DISTRIBUTION_METRICS, type CompareRun} from "./compare.ts";
 import {seedOf} from "./seed.ts";
 
 export const REGRESSION_STATS = {p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99} as const;
 export type RegressionStat = keyof typeof REGRESSION_STATS;
-/** The published sample floors (P95 needs n ≥ 20, P99 n ≥ 100, a median n ≥ 5), on each side. */
-const FLOOR: Record<RegressionStat, number> = {p50: 5, p90: 20, p95: 20, p99: 100};
 
 export interface RegressionRule {
   metric: (typeof DISTRIBUTION_METRICS)[number]["id"];
@@ -57,11 +55,13 @@ export interface RegressionResult {
 
 /** "ttft_ms:p95" → a rule with the allowed regression; a message naming the value otherwise. */
 export function parseRule(text: string, maxPct: number): RegressionRule | string {
-  const [metric, stat = "p95"] = text.split(":");
+  const parts = text.split(":");
+  if (parts.length > 2) return `--metric ${text}: expected METRIC or METRIC:STAT (e.g. ttft_ms:p95)`;
+  const [metric, stat = "p95"] = parts;
   const ids = DISTRIBUTION_METRICS.map((m) => m.id) as string[];
   if (!ids.includes(metric!))
     return `--metric ${text}: per-request samples are kept for ${ids.join(", ")} (a run-level metric has no per-request spread)`;
-  if (!(stat in REGRESSION_STATS))
+  if (!Object.hasOwn(REGRESSION_STATS, stat))
     return `--metric ${text}: the statistic is one of ${Object.keys(REGRESSION_STATS).join(", ")}`;
   return {metric: metric as RegressionRule["metric"], stat: stat as RegressionStat, maxPct};
 }
@@ -89,7 +89,10 @@ function check(
   rng: () => number,
   o: {resamples: number; level: number}
 ): RegressionCheck {
-  const q = REGRESSION_STATS[rule.stat];
+  // the statistic exactly as the report publishes it (stats/summarize.ts): the median for p50, else the metric's method
+  const def = metricById(rule.metric);
+  const method = def.kind === "run" ? "nearest-rank" : def.method;
+  const stat = (x: Float64Array) => percentileOf(x, rule.stat, method)!;
   const base = {
     point,
     metric: rule.metric,
@@ -98,7 +101,7 @@ function check(
     nCandidate: xb.length,
     maxPct: rule.maxPct
   };
-  const floor = FLOOR[rule.stat];
+  const floor = PERCENTILE_FLOORS[rule.stat];
   const none = {baseline: null, candidate: null, regressionPct: null, lo: null, hi: null};
   if (xa.length < floor || xb.length < floor)
     return {
@@ -107,8 +110,8 @@ function check(
       status: "not_evaluable",
       reason: `${rule.stat} needs n ≥ ${floor} on each side (n=${xa.length} vs n=${xb.length})`
     };
-  const a = quantileNearestRank(xa.slice(), q)!;
-  const b = quantileNearestRank(xb.slice(), q)!;
+  const a = stat(xa.slice());
+  const b = stat(xb.slice());
   if (!(a > 0))
     return {
       ...base,
@@ -122,8 +125,8 @@ function check(
   for (let r = 0; r < o.resamples; r++) {
     for (let i = 0; i < xa.length; i++) sa[i] = xa[Math.floor(rng() * xa.length)]!;
     for (let i = 0; i < xb.length; i++) sb[i] = xb[Math.floor(rng() * xb.length)]!;
-    const ra = quantileNearestRank(sa, q)!;
-    regs[r] = ra > 0 ? regression(rule.metric, ra, quantileNearestRank(sb, q)!) : 0;
+    const ra = stat(sa);
+    regs[r] = ra > 0 ? regression(rule.metric, ra, stat(sb)) : 0;
   }
   regs.sort();
   const alpha = (1 - o.level) / 2;
@@ -164,15 +167,33 @@ export function regressionGate(
   const rng = mulberry32(seed);
   const checks: RegressionCheck[] = [];
   for (const p of baseline.load_points) {
-    if (!candidate.load_points.some((c) => c.id === p.id)) continue;
-    for (const rule of rules)
-      checks.push(
-        check(p.id, rule, samples(baseline, p.id, rule.metric), samples(candidate, p.id, rule.metric), rng, o)
-      );
+    const xa = (rule: RegressionRule) => samples(baseline, p.id, rule.metric);
+    if (!candidate.load_points.some((c) => c.id === p.id)) {
+      // a load point the candidate dropped is not a pass: its regression is unknown
+      for (const rule of rules)
+        checks.push({
+          point: p.id,
+          metric: rule.metric,
+          stat: rule.stat,
+          nBaseline: xa(rule).length,
+          nCandidate: 0,
+          baseline: null,
+          candidate: null,
+          regressionPct: null,
+          lo: null,
+          hi: null,
+          maxPct: rule.maxPct,
+          status: "not_evaluable",
+          reason: `the candidate has no load point ${p.id}`
+        });
+      continue;
+    }
+    for (const rule of rules) checks.push(check(p.id, rule, xa(rule), samples(candidate, p.id, rule.metric), rng, o));
   }
+  // every rule must be judged: one that cannot be (too few samples, a dropped point) is not a pass
   const status = checks.some((c) => c.status === "fail")
     ? "fail"
-    : checks.some((c) => c.status === "pass")
+    : checks.length > 0 && checks.every((c) => c.status === "pass")
       ? "pass"
       : "not_evaluable";
   return {comparability: comp, checks, status, method};

@@ -60,25 +60,31 @@ export function summarize(input: Samples, method: QuantileMethod = "nearest-rank
     method,
     withheld
   };
-  // Nearest ranks ascend with p, so each selection only searches right of the previous one.
-  let lo = 0;
   for (const key of n === 0 ? [] : PERCENTILE_KEYS) {
     const reason = withheldReason(key, n);
-    if (reason) {
-      withheld[key] = reason;
-      continue;
-    }
-    if (key === "p50") {
-      const hiIdx = n >> 1;
-      const hi = selectKth(values, hiIdx);
-      out.p50 = n % 2 === 1 ? hi : (selectKth(values, hiIdx - 1, 0, hiIdx - 1) + hi) / 2;
-      lo = hiIdx;
-    } else if (method === "r7") out[key] = quantileR7(values, PROBABILITY[key]) ?? null;
-    else {
-      const k = Math.max(1, Math.ceil(PROBABILITY[key] * n - 1e-9)) - 1;
-      out[key] = selectKth(values, k, Math.min(lo, k), n - 1);
-      lo = k;
-    }
+    if (reason) withheld[key] = reason;
+    else out[key] = percentileOf(values, key, method);
   }
   return out;
+}
+
+/**
+ * One percentile of finite `values` as every published summary computes it: p50 is the median (the middle two
+ * averaged), the others by `method` (nearest rank: the ⌈p·n⌉-th smallest). Null for no values; no floor is
+ * applied (withheldReason says when one applies). Reorders `values`. The regression gate reads this too.
+ */
+export function percentileOf(
+  values: Samples,
+  key: PercentileKey,
+  method: QuantileMethod = "nearest-rank"
+): number | null {
+  const n = values.length;
+  if (n === 0) return null;
+  if (key === "p50") {
+    const hiIdx = n >> 1;
+    const hi = selectKth(values, hiIdx);
+    return n % 2 === 1 ? hi : (selectKth(values, hiIdx - 1, 0, hiIdx - 1) + hi) / 2;
+  }
+  if (method === "r7") return quantileR7(values, PROBABILITY[key]) ?? null;
+  return selectKth(values, Math.max(1, Math.ceil(PROBABILITY[key] * n - 1e-9)) - 1);
 }

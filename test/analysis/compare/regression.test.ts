@@ -122,6 +122,24 @@ describe("the regression gate (issue 18)", () => {
     expect(parseRule("ttft_ms", 5)).toEqual({metric: "ttft_ms", stat: "p95", maxPct: 5});
     expect(parseRule("goodput_pct:p50", 5)).toMatch(/per-request samples are kept for ttft_ms, itl_ms, e2e_ms/);
     expect(parseRule("ttft_ms:p42", 5)).toMatch(/one of p50, p90, p95, p99/);
+    // an inherited property is no statistic, and a trailing part is not ignored (audit)
+    expect(parseRule("ttft_ms:toString", 5)).toMatch(/one of p50, p90, p95, p99/);
+    expect(parseRule("ttft_ms:p95:p50", 5)).toBe(
+      "--metric ttft_ms:p95:p50: expected METRIC or METRIC:STAT (e.g. ttft_ms:p95)"
+    );
+  });
+
+  it("reads each statistic as the report publishes it: p50 the midpoint median, P90 from n = 10", () => {
+    // 100, 101 … 139 (n = 40): the median is (119 + 120) / 2 = 119.5, not the nearest rank's 119
+    const same = regressionGate(run("old", base), run("new", base), [rule("ttft_ms:p50")]).checks[0]!;
+    expect([same.baseline, same.candidate]).toEqual([119.5, 119.5]);
+    // n = 12 each side: P90 needs 10 (the report's floor), so it is judged; P95 (20) is not
+    const twelve = base.slice(0, 12); // 100 … 111: nearest-rank P90 = the ⌈10.8⌉ = 11th value, 110
+    const p90 = regressionGate(run("old", twelve), run("new", twelve), [rule("ttft_ms:p90"), rule("ttft_ms:p95")]);
+    expect(p90.checks.map((c) => [c.status, c.baseline])).toEqual([
+      ["pass", 110],
+      ["not_evaluable", null]
+    ]);
   });
 
   it("judges ttft, itl and e2e at p95 with 5 % by default, each from its own per-request values", () => {
@@ -208,7 +226,7 @@ describe("the regression gate (issue 18)", () => {
     });
   });
 
-  it("judges the points both runs have; one failing rule fails the gate, a pass beside unjudged ones passes", () => {
+  it("judges every baseline point; one failing rule fails the gate; an unjudged rule or a dropped point is not a pass", () => {
     const two = (bundle: string, xs: number[], points = ["concurrency-2", "concurrency-4"]) => {
       const r = run(bundle, xs);
       return {
@@ -218,7 +236,13 @@ describe("the regression gate (issue 18)", () => {
       } as CompareRun;
     };
     const r = regressionGate(two("old", base), two("new", base, ["concurrency-4"]), [rule("ttft_ms:p95")]);
-    expect(r.checks.map((c) => c.point)).toEqual(["concurrency-4"]);
+    // the candidate dropped concurrency-2: its regression is unknown, so the gate cannot pass
+    expect(r.checks.map((c) => [c.point, c.status])).toEqual([
+      ["concurrency-2", "not_evaluable"],
+      ["concurrency-4", "pass"]
+    ]);
+    expect(r.checks[0]!.reason).toBe("the candidate has no load point concurrency-2");
+    expect(r.status).toBe("not_evaluable");
     const mixed = regressionGate(
       run("old", base),
       run(
@@ -231,6 +255,6 @@ describe("the regression gate (issue 18)", () => {
     expect(mixed.status).toBe("fail");
     const partly = regressionGate(run("old", base), run("new", base), [rule("ttft_ms:p95"), rule("itl_ms:p99")]);
     expect(partly.checks.map((c) => c.status)).toEqual(["pass", "not_evaluable"]);
-    expect(partly.status).toBe("pass");
+    expect(partly.status).toBe("not_evaluable");
   });
 });

@@ -3,7 +3,10 @@ import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 
 import {startFakeServer, type FakeServer} from "../../../collector/fake/index.ts";
-import {spawnCli, tempDir, writeConfig} from "../helpers.ts";
+import {CliError} from "../../../collector/cliError.ts";
+import {gateCommand} from "../../../collector/commands/gate.ts";
+import {baselineRules, percentOption} from "../../../collector/commands/gateBaseline.ts";
+import {memoryLogger, spawnCli, tempDir, writeConfig} from "../helpers.ts";
 
 /**
  * Issue 18: `gate NEW --baseline OLD` against the fake server. The baseline server answers in 20 ms to the
@@ -120,4 +123,43 @@ describe("gate --baseline (issue 18)", () => {
     expect(usage.code).toBe(2);
     expect(usage.err).toContain("--metric and --max-regression need --baseline OLD");
   }, 30_000);
+});
+
+describe("gate's options refuse what they cannot mean (audit)", () => {
+  const refused = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(CliError);
+      return (e as CliError).exitCode;
+    }
+    return null;
+  };
+  it("a percentage is digits with an optional %: empty, hex, exponent or sign is exit 2", () => {
+    expect(percentOption("--min-goodput", "5%", 100)).toBe(5);
+    expect(percentOption("--min-goodput", "97.5", 100)).toBe(97.5);
+    for (const bad of ["", " ", "0x32", "1e1", "-1", "+5", "abc", "100.5"])
+      expect(
+        refused(() => percentOption("--min-goodput", bad, 100)),
+        JSON.stringify(bad)
+      ).toBe(2);
+  });
+
+  it("two --max-regression without --metric is exit 2, not the second silently dropped", () => {
+    expect(refused(() => baselineRules({maxRegression: ["50%", "1%"]}))).toBe(2);
+    expect(baselineRules({maxRegression: ["7%"]}).map((r) => r.maxPct)).toEqual([7, 7, 7]);
+  });
+
+  it("--min-goodput with --baseline is exit 2, not ignored", async () => {
+    const e = await gateCommand(
+      ["a"],
+      {baseline: "b", minGoodput: "100.5"},
+      {
+        out: () => undefined,
+        err: memoryLogger()
+      }
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CliError);
+    expect((e as CliError).exitCode).toBe(2);
+  });
 });
