@@ -1,7 +1,7 @@
 import {groups, rollups} from "d3-array";
 
 import type {Bilingual} from "../metrics/types.ts";
-import type {PercentileKey} from "../stats/summarize.ts";
+import {PERCENTILE_FLOORS, type PercentileKey} from "../stats/summarize.ts";
 import {appendAll} from "../util/append.ts";
 import {SLO_METRICS, type Candidate, type SloMetric} from "./candidates.ts";
 import {byCost, COST_REASON_SUMMARY, costExclusions, type CostConstraints, type CostExclusionCode} from "./cost.ts";
@@ -77,20 +77,31 @@ const LABEL: Record<SloMetric, string> = {ttft_ms: "TTFT", itl_ms: "ITL", e2e_ms
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 
-/** The quality limit: every scorer it applies to must have been run and meet the minimum. */
+/** Fewer scored items than this: a pass rate cannot meet a minimum (one item of one is not 100 %, it is a coin). */
+export const MIN_QUALITY_ITEMS = PERCENTILE_FLOORS.p50;
+
+/**
+ * The quality limit: every scorer it applies to must have been run, have scored at least MIN_QUALITY_ITEMS items
+ * (a scorer that ran but judged nothing, or judged too few, is not evaluated: it cannot meet a minimum), and meet
+ * the minimum.
+ */
 function qualityExclusions(c: Candidate, k: Constraints): Exclusion[] {
   const out: Exclusion[] = [];
   if (k.minQuality === null) return out;
-  const rates = c.quality.filter((q) => (k.qualityScorer === null || q.scorer === k.qualityScorer) && q.rate !== null);
+  const applies = c.quality.filter((q) => k.qualityScorer === null || q.scorer === k.qualityScorer);
+  const rates = applies.filter((q) => q.rate !== null && q.n >= MIN_QUALITY_ITEMS);
   const scorer = k.qualityScorer ?? "any scorer";
-  if (rates.length === 0)
+  const unjudged = applies.filter((q) => !rates.includes(q));
+  if (rates.length === 0 || unjudged.length > 0) {
+    const which = unjudged.length === 0 ? scorer : unjudged.map((q) => `${q.scorer} n=${q.n}`).join(", ");
     out.push({
       code: "quality_not_evaluated",
       text: {
-        en: `quality not evaluated (${scorer}): not evaluated is not zero, but it cannot meet a minimum`,
-        zh: `质量未评估（${scorer}）：未评估不等于 0，但无法满足最低要求`
+        en: `quality not evaluated (${which}; a pass rate needs ${MIN_QUALITY_ITEMS} scored items): not evaluated is not zero, but it cannot meet a minimum`,
+        zh: `质量未评估（${which}；通过率至少需要 ${MIN_QUALITY_ITEMS} 个已评分项）：未评估不等于 0，但无法满足最低要求`
       }
     });
+  }
   for (const q of rates)
     if (q.rate! < k.minQuality)
       out.push({

@@ -41,6 +41,7 @@ export const enReport = {
   factsPromptTokensUpTo: "{val} prompt tokens, up to {val2} output tokens, ignore_eos={val3}, temperature={val4}",
   factsCollector: "Collector",
   factsHost: "Host",
+  factsHostNotRecorded: "not recorded in the bundle (an import's source records no host)",
   factsGpuNote: "GPU note",
   factsDriverCuda: "Driver / CUDA",
   factsLaunchArgs: "Launch args",

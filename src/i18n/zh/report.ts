@@ -42,6 +42,7 @@ export const zhReport: Record<keyof typeof enReport, string> = {
   factsPromptTokensUpTo: "输入 {val} token，最多输出 {val2} token，ignore_eos={val3}，temperature={val4}",
   factsCollector: "采集器",
   factsHost: "主机",
+  factsHostNotRecorded: "证据包中未记录（导入的来源不记录主机）",
   factsGpuNote: "GPU 说明",
   factsDriverCuda: "驱动 / CUDA",
   factsLaunchArgs: "启动参数",

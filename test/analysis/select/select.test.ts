@@ -105,6 +105,31 @@ describe("selectConfigs", () => {
     expect(needle.recommended.map((r) => r.candidate.bundle)).toEqual(["q"]);
   });
 
+  it("a pass rate of fewer than 5 scored items, or a scorer that ran but judged nothing, cannot meet a minimum", () => {
+    const rate = (scorer: string, pass: number, fail: number, notEvaluated = 0) => ({
+      scorer,
+      qualityVersion: "1",
+      pass,
+      fail,
+      notEvaluated,
+      n: pass + fail,
+      rate: pass + fail > 0 ? pass / (pass + fail) : null
+    });
+    const one = cand({bundle: "one", quality: [rate("gsm8k", 1, 0)]}); // 1/1 = 100 % of one item
+    const four = cand({bundle: "four", quality: [rate("gsm8k", 4, 0)]});
+    const five = cand({bundle: "five", quality: [rate("gsm8k", 5, 0)]});
+    const silent = cand({bundle: "silent", quality: [rate("gsm8k", 10, 0), rate("judge", 0, 0, 50)]});
+    const s = selectConfigs([one, four, five, silent], k({minQuality: 0.9}));
+    expect(s.recommended.map((r) => r.candidate.bundle)).toEqual(["five"]);
+    const codes = new Map(s.excluded.map((e) => [e.candidate.bundle, e.reasons.map((r) => r.code)]));
+    expect([codes.get("one"), codes.get("four"), codes.get("silent")]).toEqual([
+      ["quality_not_evaluated"],
+      ["quality_not_evaluated"],
+      ["quality_not_evaluated"]
+    ]);
+    expect(s.excluded.find((e) => e.candidate.bundle === "silent")!.reasons[0]!.text.en).toMatch(/judge n=0/);
+  });
+
   it("filters by hardware and model, and refuses to rank an unknown throughput", () => {
     const s = selectConfigs(
       [cand({bundle: "a"}), cand({bundle: "b", hardware: "1× L40S"}), cand({bundle: "c", throughputPerGpu: null})],

@@ -41,9 +41,18 @@ describe("statistics under each tool's method", () => {
     expect(weightedStat([1, 2, 3], [1, 1, 10], "median")).toBe(3);
   });
 
-  it("our canonical statistic withholds a percentile that would just be the maximum; p50 is the midpoint median", () => {
+  it("our canonical statistic keeps the report's floors; p50 is the midpoint median", () => {
     expect(canonicalStat([1, 2, 3, 4], {p: 90})).toMatchObject({value: undefined});
-    expect(canonicalStat([1, 2, 3, 4], {p: 50})).toEqual({value: 2.5});
+    // a median of 4 values is withheld as the report withholds it (the imports page published 93.5 from n = 4)
+    expect(canonicalStat([1, 2, 3, 4], {p: 50})).toEqual({
+      value: undefined,
+      withheld: "n=4 < 5: a median needs at least 5 samples"
+    });
+    expect(canonicalStat([1, 2, 3, 4], "median").withheld).toBe("n=4 < 5: a median needs at least 5 samples");
+    expect(canonicalStat([1, 2, 3, 4, 5, 6], {p: 50})).toEqual({value: 3.5});
+    // P90 needs 10 values: 9 withheld; of 10, the nearest rank ⌈9⌉ = the 9th value
+    expect(canonicalStat([1, 2, 3, 4, 5, 6, 7, 8, 9], {p: 90}).value).toBeUndefined();
+    expect(canonicalStat([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], {p: 90})).toEqual({value: 9});
     expect(
       canonicalStat(
         Array.from({length: 20}, (_, i) => i + 1),

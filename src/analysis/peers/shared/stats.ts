@@ -1,5 +1,6 @@
 import {max, mean, min, std} from "../../stats/moments.ts";
 import {median, quantileNearestRank, quantileR7} from "../../stats/quantile.ts";
+import {withheldReason, type PercentileKey} from "../../stats/summarize.ts";
 
 /**
  * The statistics peer tools print, each under the tool's own method. A `Stat` names one printed number:
@@ -97,6 +98,11 @@ export function guidellmQuantile(values: readonly number[], weights: readonly nu
 export function canonicalStat(values: readonly number[], stat: Stat): {value: number | undefined; withheld?: string} {
   const n = values.length;
   if (n === 0) return {value: undefined};
+  // a median and the published percentiles keep the report's floors (a median needs 5 values, P90 10, P95 20,
+  // P99 100): the canonical column shows what the report publishes, never a number it withholds
+  const key = stat === "median" ? "p50" : typeof stat === "object" ? PUBLISHED[stat.p] : undefined;
+  const floor = key === undefined ? undefined : withheldReason(key, n);
+  if (floor !== undefined) return {value: undefined, withheld: floor};
   if (typeof stat === "string") return {value: numpyStat(values, stat, 0)};
   if (stat.p === 50) return {value: numpyStat(values, "median")};
   const p = stat.p / 100;
@@ -105,6 +111,9 @@ export function canonicalStat(values: readonly number[], stat: Stat): {value: nu
     return {value: undefined, withheld: `n=${n}: a nearest-rank p${stat.p} of ${n} values is just the maximum`};
   return {value: quantileNearestRank(arr(values), p)};
 }
+
+/** The percentiles the report publishes, by p. */
+const PUBLISHED: Partial<Record<number, PercentileKey>> = {50: "p50", 90: "p90", 95: "p95", 99: "p99"};
 
 /** Relative difference |a − b| / max(|a|, |b|); 0 when both are 0. */
 export function relDiff(a: number, b: number): number {
