@@ -75,14 +75,44 @@ export const defaultCollectDeps: CollectDeps = {
 const hardwareIds: ConfigCheck = (c) =>
   c.hardware === undefined ? [] : unknownHardwareIds(c.hardware, readHardwareData().catalogue);
 
+/**
+ * The config's text, or exit 2 naming file:line:column of the first byte that is not UTF-8: decoding would turn it
+ * into U+FFFD and send (and record) a model name or header nobody wrote.
+ */
+function utf8OrError(bytes: Buffer, file: string): string {
+  try {
+    return new TextDecoder("utf-8", {fatal: true}).decode(bytes);
+  } catch {
+    let good = 0;
+    for (let end = bytes.length; good < end;) {
+      // the longest prefix that decodes: binary search over its length
+      const mid = Math.ceil((good + end) / 2);
+      try {
+        new TextDecoder("utf-8", {fatal: true}).decode(bytes.subarray(0, mid), {stream: true});
+        good = mid;
+      } catch {
+        end = mid - 1;
+      }
+    }
+    const before = bytes.subarray(0, good).toString("utf8");
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    throw new CliError(
+      `invalid config:\n${file}:${line}:${column}: not UTF-8 (byte 0x${bytes[good]!.toString(16).padStart(2, "0")} at offset ${good})`,
+      {exitCode: EXIT.usage}
+    );
+  }
+}
+
 /** Reads and validates a run config file; every problem becomes one CliError (exit 2) with file:line. */
 export async function readConfig(fx: Pick<Effects, "files">, file: string) {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = (await fx.files.readFile(file)).toString("utf8");
+    bytes = await fx.files.readFile(file);
   } catch (e) {
     throw new CliError(`cannot read config ${file}: ${(e as Error).message}`, {exitCode: EXIT.usage});
   }
+  const text = utf8OrError(bytes, file);
   try {
     return parseRunConfig(text, file, hardwareIds);
   } catch (e) {

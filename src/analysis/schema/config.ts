@@ -155,9 +155,29 @@ const LoadBase = z.strictObject({
   grace_s: seconds("grace_s").default(30).describe("on interrupt, how long in-flight requests may finish")
 });
 
+/**
+ * An arrival rate whose planned requests would span more than a timer can wait (24.8 days, as duration_s): the
+ * run would not end in any useful time, and its schedule offsets would outgrow what a bundle records.
+ */
+function checkRateSpan(l: z.infer<typeof LoadBase>, ctx: z.RefinementCtx): void {
+  if (l.mode !== "rate" && l.mode !== "poisson" && l.mode !== "gamma") return;
+  const planned = (l.requests ?? (l.duration_s === undefined ? 100 : 0)) + l.warmup;
+  l.values.forEach((rate, i) => {
+    const spanS = planned / rate;
+    if (spanS > MAX_TIMER_MS / 1000)
+      ctx.addIssue({
+        code: "custom",
+        path: ["values", i],
+        message: `${planned} requests at ${rate} req/s span ${Math.round(spanS).toLocaleString("en")} s: above 2147483 s (24.8 days)`
+      });
+  });
+}
+
 export const LoadSpec = LoadBase.refine((l) => !(l.requests !== undefined && l.duration_s !== undefined), {
   message: "give either requests or duration_s, not both"
-}).transform((l) => (l.requests === undefined && l.duration_s === undefined ? {...l, requests: 100} : l));
+})
+  .superRefine(checkRateSpan)
+  .transform((l) => (l.requests === undefined && l.duration_s === undefined ? {...l, requests: 100} : l));
 export type LoadSpec = z.infer<typeof LoadSpec>;
 
 /** A load search (issue 14): probes of one mode (not gamma), chosen from what was measured (docs/load-search.md). */

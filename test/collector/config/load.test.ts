@@ -101,6 +101,26 @@ load: {mode: concurrency, values: [1]}
   });
 });
 
+describe("an arrival rate whose plan spans more than a timer can wait (audit: 10 requests at 1e-7 req/s)", () => {
+  it("is refused at its value, like a duration_s above 24.8 days", () => {
+    const p = problems(
+      `target: {base_url: http://127.0.0.1:8000/v1, model: m}\nload: {mode: poisson, values: [5, 0.0000001], requests: 10, warmup: 0}\n`
+    );
+    // 10 requests ÷ 1e-7 req/s = 1e8 s > 2 147 483 s; 10 ÷ 5 = 2 s is fine
+    expect(p.map((x) => [x.path, x.message])).toEqual([
+      ["load.values[1]", "10 requests at 1e-7 req/s span 100,000,000 s: above 2147483 s (24.8 days)"]
+    ]);
+    expect(p[0]!.line).toBe(2);
+    // 2 147 483 s exactly is allowed: 1 request (no warmup) at 1 / 2 147 483 req/s
+    expect(() =>
+      parseRunConfig(
+        `target: {base_url: http://127.0.0.1:8000/v1, model: m}\nload: {mode: rate, values: [${1 / 2147483}], requests: 1, warmup: 0}\n`,
+        "run.yaml"
+      )
+    ).not.toThrow();
+  });
+});
+
 describe("readConfig (collect, probe, k8s, experiment): hardware ids against the shipped catalogue", () => {
   const read = (text: string) =>
     readConfig({files: {readFile: async () => Buffer.from(text)}} as unknown as Pick<Effects, "files">, "run.yaml");
@@ -117,6 +137,26 @@ describe("readConfig (collect, probe, k8s, experiment): hardware ids against the
     expect((e as CliError).message).toContain('run.yaml:6:8: hardware.gpu: "h100-sxm5" is not a catalogue id');
     expect((e as CliError).message).toContain('run.yaml:9:13: hardware.prices.1.gpu: "h100" is not a catalogue id');
     expect((e as CliError).message).not.toContain("prices.0");
+  });
+
+  it("refuses bytes that are not UTF-8 at their line and column, instead of sending U+FFFD", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from("target:\n  base_url: http://127.0.0.1:8000/v1\n  model: fake-"),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("-model\nload: {mode: concurrency, values: [1]}\n")
+    ]);
+    const e = await readConfig(
+      {files: {readFile: async () => bytes}} as unknown as Pick<Effects, "files">,
+      "run.yaml"
+    ).then(
+      () => null,
+      (err: unknown) => err
+    );
+    expect(e).toBeInstanceOf(CliError);
+    expect((e as CliError).exitCode).toBe(2);
+    // line 3 is "  model: fake-" (14 characters) then 0xff: column 15; the offset is the length of the text before it
+    const offset = "target:\n  base_url: http://127.0.0.1:8000/v1\n  model: fake-".length;
+    expect((e as CliError).message).toBe(`invalid config:\nrun.yaml:3:15: not UTF-8 (byte 0xff at offset ${offset})`);
   });
 
   it("accepts catalogue ids and cpu-host", async () => {
