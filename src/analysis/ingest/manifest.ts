@@ -1,4 +1,5 @@
 import {Manifest} from "../schema/manifest.ts";
+import {FILE_NAMES} from "../schema/records.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {zodIssues} from "./jsonl.ts";
 
@@ -25,5 +26,42 @@ export function parseManifest(text: string, file: string): {manifest: Manifest |
   const parsed = Manifest.safeParse(value);
   if (!parsed.success)
     return {manifest: null, issues: zodIssues(file, 1, parsed.error).map((i) => ({...i, line: null}))};
-  return {manifest: parsed.data, issues: []};
+  return {manifest: parsed.data, issues: consistency(parsed.data, file)};
+}
+
+/**
+ * What the schema cannot see in a manifest: a file listed twice (two digests for one file: which one holds?),
+ * and a configSha256 that is not the digest the same manifest lists for the config file.
+ */
+function consistency(m: Manifest, file: string): Issue[] {
+  const out: Issue[] = [];
+  const first = new Map<string, number>();
+  m.files.forEach((f, i) => {
+    const at = first.get(f.path);
+    if (at === undefined) first.set(f.path, i);
+    else
+      out.push(
+        issue(
+          "error",
+          "manifest_duplicate_file",
+          file,
+          `"${f.path}" is listed twice (also files.${at})`,
+          null,
+          `files.${i}.path`
+        )
+      );
+  });
+  const config = m.files.find((f) => f.path === FILE_NAMES.config);
+  if (config !== undefined && config.sha256 !== m.configSha256)
+    out.push(
+      issue(
+        "error",
+        "manifest_config_digest",
+        file,
+        `configSha256 ${m.configSha256} is not the digest listed for ${FILE_NAMES.config} (${config.sha256})`,
+        null,
+        "configSha256"
+      )
+    );
+  return out;
 }

@@ -57,6 +57,33 @@ describe("G1 evidence integrity", () => {
     expect(r.verdict).toBe("INVALID");
   });
 
+  it("fails when the manifest lists a file twice, or states a configSha256 other than the config's digest", async () => {
+    type M = {configSha256: string; files: {path: string; sha256: string}[]};
+    const edited = (edit: (m: M) => void) => {
+      const files = bundleFiles(clean());
+      const m = JSON.parse(files["manifest.json"]!) as M;
+      edit(m);
+      files["manifest.json"] = JSON.stringify(m);
+      return analyzeFiles(files);
+    };
+    // the requests entry listed again (its digest as sealed): two entries for one file
+    const twice = await edited((m) => void m.files.push({...m.files.find((f) => f.path === REQUESTS)!}));
+    expect(gateOf(twice, "G1").status).toBe("fail");
+    expect(twice.issues.find((i) => i.code === "manifest_duplicate_file")).toMatchObject({
+      severity: "error",
+      file: "manifest.json",
+      path: "files.3.path",
+      message: '"requests.jsonl" is listed twice (also files.1)'
+    });
+    const zeros = "0".repeat(64);
+    const config = await edited((m) => void (m.configSha256 = zeros));
+    expect(gateOf(config, "G1").status).toBe("fail");
+    expect(config.issues.find((i) => i.code === "manifest_config_digest")?.message).toMatch(
+      new RegExp(`^configSha256 ${zeros} is not the digest listed for config\\.resolved\\.yaml \\([0-9a-f]{64}\\)$`)
+    );
+    expect(config.verdict).toBe("INVALID");
+  });
+
   it("fails when a file the manifest declares is missing", async () => {
     const files = bundleFiles(clean());
     delete files["client_metrics.jsonl"];
