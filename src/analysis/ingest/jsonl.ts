@@ -57,6 +57,11 @@ export class JsonlValidator<T extends {seq: number}> {
       this.#add(issue("error", "blank_line", this.#file, "blank line inside a JSONL file", this.#line));
       return undefined;
     }
+    // a bundle's lines end in "\n" alone (docs/evidence-format.md): a CR before it means the file was rewritten
+    if (text.charCodeAt(text.length - 1) === 13)
+      this.#add(
+        issue("error", "crlf", this.#file, "line ends in CR LF: a bundle's JSONL lines end in LF alone", this.#line)
+      );
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -206,7 +206,7 @@ async function streamRole(
     const r = validator.line(line);
     if (r !== undefined && visit !== undefined) visit(r, {file: path, line: validator.lines});
   };
-  const splitter = new LineSplitter();
+  const splitter = new LineSplitter(undefined, {keepCr: true}); // a CR LF line end is flagged (G1), not hidden
   let terminated = 0;
   for await (const chunk of stream.chunks)
     for (const line of splitter.push(chunk)) {

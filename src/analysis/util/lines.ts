@@ -21,9 +21,12 @@ export class LineSplitter {
   /** Characters of the current line dropped so far (> 0 while inside an oversized line). */
   #dropped = 0;
   readonly #max: number;
+  readonly #keepCr: boolean;
 
-  constructor(maxChars: number = MAX_LINE_CHARS) {
+  /** `keepCr`: leave a CR before the LF on the line (a bundle's reader flags it; other readers strip it). */
+  constructor(maxChars: number = MAX_LINE_CHARS, o: {keepCr?: boolean} = {}) {
     this.#max = maxChars;
+    this.#keepCr = o.keepCr ?? false;
   }
 
   /** Lines completed by this chunk. */
@@ -56,7 +59,7 @@ export class LineSplitter {
     }
     const line = this.#rest + piece;
     this.#rest = "";
-    out.push(line.endsWith("\r") ? line.slice(0, -1) : line);
+    out.push(!this.#keepCr && line.endsWith("\r") ? line.slice(0, -1) : line);
   }
 
   /** The unterminated final line, if any (a torn tail candidate). */

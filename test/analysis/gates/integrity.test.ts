@@ -1,3 +1,5 @@
+import {createHash} from "node:crypto";
+
 import {describe, expect, it} from "vitest";
 
 import {
@@ -82,6 +84,21 @@ describe("G1 evidence integrity", () => {
       new RegExp(`^configSha256 ${zeros} is not the digest listed for config\\.resolved\\.yaml \\([0-9a-f]{64}\\)$`)
     );
     expect(config.verdict).toBe("INVALID");
+  });
+
+  it("fails when a JSONL file's lines end in CR LF, digests resealed to match", async () => {
+    const files = bundleFiles(clean());
+    files[REQUESTS] = files[REQUESTS]!.replaceAll("\n", "\r\n");
+    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string; sha256: string; bytes: number}[]};
+    const entry = m.files.find((f) => f.path === REQUESTS)!;
+    entry.sha256 = createHash("sha256").update(files[REQUESTS]!).digest("hex");
+    entry.bytes = Buffer.byteLength(files[REQUESTS]!);
+    files["manifest.json"] = JSON.stringify(m);
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("fail");
+    const crlf = r.issues.filter((i) => i.code === "crlf");
+    expect(crlf).toHaveLength(20); // one per line
+    expect(crlf[0]).toMatchObject({file: REQUESTS, line: 1});
   });
 
   it("fails when a file the manifest declares is missing", async () => {
