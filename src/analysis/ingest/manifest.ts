@@ -51,6 +51,22 @@ function consistency(m: Manifest, file: string): Issue[] {
         )
       );
   });
+  // a load point's id is written from its mode and value (`concurrency-4`); the manifest is not digested, so a
+  // value edited afterwards (4 → 2) would publish another load than the one run
+  m.loadPoints.forEach((p, i) => {
+    const id = `${p.mode}-${String(p.value)}`;
+    if (p.id !== id)
+      out.push(
+        issue(
+          "error",
+          "manifest_point_id",
+          file,
+          `load point "${p.id}" says mode ${p.mode}, value ${p.value}: its id would be "${id}"`,
+          null,
+          `loadPoints.${i}`
+        )
+      );
+  });
   const config = m.files.find((f) => f.path === FILE_NAMES.config);
   if (config !== undefined && config.sha256 !== m.configSha256)
     out.push(

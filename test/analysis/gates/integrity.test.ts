@@ -86,6 +86,20 @@ describe("G1 evidence integrity", () => {
     expect(config.verdict).toBe("INVALID");
   });
 
+  it("fails when a load point's value in the (undigested) manifest no longer matches its id", async () => {
+    const files = bundleFiles(clean());
+    const m = JSON.parse(files["manifest.json"]!) as {loadPoints: {id: string; value: number}[]};
+    expect(m.loadPoints[0]!.id).toBe("concurrency-1");
+    m.loadPoints[0]!.value = 2; // the run was at 1 in flight; the edit would publish 2
+    files["manifest.json"] = JSON.stringify(m);
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("fail");
+    expect(r.issues.find((i) => i.code === "manifest_point_id")).toMatchObject({
+      path: "loadPoints.0",
+      message: 'load point "concurrency-1" says mode concurrency, value 2: its id would be "concurrency-2"'
+    });
+  });
+
   it("fails when a JSONL file's lines end in CR LF, digests resealed to match", async () => {
     const files = bundleFiles(clean());
     files[REQUESTS] = files[REQUESTS]!.replaceAll("\n", "\r\n");
