@@ -1,4 +1,4 @@
-import {join} from "node:path";
+import {dirname, join} from "node:path";
 
 import {loadBlocks} from "../../src/analysis/schema/config.ts";
 import {FILE_NAMES, ROLE_BY_NAME, type Manifest, type RequestRecord} from "../../src/analysis/schema/index.ts";
@@ -247,6 +247,14 @@ async function createBundleFolder(c: RunContext, dir: string): Promise<void> {
     await c.fx.files.mkdirNew(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    // mkdir of a folder under a file also says EEXIST (of the file): name the file, not a folder that is not there
+    const parent = dirname(dir);
+    const parentKind = code === "EEXIST" ? await c.fx.files.entryKind(parent).catch(() => null) : null;
+    if (parentKind !== null && parentKind !== "directory" && parentKind !== "symlink")
+      throw new CliError(`cannot create the bundle folder ${dir}: ${parent} is a ${parentKind}, not a folder`, {
+        exitCode: EXIT.writeFailed,
+        cause: e
+      });
     if (code === "EEXIST")
       throw new CliError(`refusing to overwrite the existing folder ${dir}`, {exitCode: EXIT.usage});
     throw new CliError(`cannot create the bundle folder ${dir}: ${(e as Error).message}`, {

@@ -174,8 +174,9 @@ function zodProblems(
     }
     const node = nodeAt(doc, path);
     const present = doc.hasIn(path);
-    const message =
-      present || path.length === 0 ? issue.message.toLowerCase() : `missing: ${issue.message.toLowerCase()}`;
+    // only the first letter is lowered (a sentence inside a line): a pattern, a name or a value keeps its case
+    const text = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+    const message = present || path.length === 0 ? text : `missing: ${text}`;
     out.push({file, ...pos(node?.range?.[0]), path: keyPath(path), message});
   }
   return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

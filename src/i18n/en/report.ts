@@ -131,5 +131,17 @@ export const enReport = {
   chartPhasePrefill: "until first token",
   chartPhaseDecode: "decode",
   metricTablePooledPrefix: "pooled over repeats; ",
-  auditWithheldCredential: "holds a credential in the server's launch arguments (recorded by an older collector)"
+  auditWithheldCredential: "holds a credential in the server's launch arguments (recorded by an older collector)",
+  gateStatusPass: "pass",
+  gateStatusInfo: "info",
+  gateStatusWarn: "warn",
+  gateStatusFail: "fail",
+  gateStatusNotEvaluable: "not evaluable",
+  gateStatusNotApplicable: "not applicable",
+  familyLatency: "latency",
+  familySpeed: "speed",
+  familyThroughput: "throughput",
+  familyQualityOfService: "quality of service",
+  familyLoad: "load",
+  familyDiagnostic: "diagnostic"
 } as const satisfies Record<string, string>;

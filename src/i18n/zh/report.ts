@@ -129,5 +129,17 @@ export const zhReport: Record<keyof typeof enReport, string> = {
   chartPhasePrefill: "首 token 前",
   chartPhaseDecode: "解码",
   metricTablePooledPrefix: "跨重复汇总，",
-  auditWithheldCredential: "服务器启动参数中含凭据（旧版采集器记录）"
+  auditWithheldCredential: "服务器启动参数中含凭据（旧版采集器记录）",
+  gateStatusPass: "通过",
+  gateStatusInfo: "信息",
+  gateStatusWarn: "警告",
+  gateStatusFail: "失败",
+  gateStatusNotEvaluable: "无法评估",
+  gateStatusNotApplicable: "不适用",
+  familyLatency: "时延",
+  familySpeed: "速度",
+  familyThroughput: "吞吐",
+  familyQualityOfService: "服务质量",
+  familyLoad: "负载",
+  familyDiagnostic: "诊断"
 };

@@ -221,6 +221,15 @@ describe("inferscope CLI", () => {
     await expect(gateCommand([valid], {minGoodput: "150"}, memoryIo())).rejects.toMatchObject({exitCode: 2});
   });
 
+  it("collect --out naming a file: exit 5 naming the file, not an 'existing folder' that is not there", async () => {
+    const file = join(t.dir, "not-a-folder.txt");
+    writeFileSync(file, "a file\n");
+    const c = spawnCli(["collect", "--config", writeConfig(t.dir, "out-file.yaml", config()), "--out", file]);
+    expect((await c.exit).code).toBe(5);
+    expect(c.stderr()).toContain(`${file} is a file, not a folder`);
+    expect(readFileSync(file, "utf8")).toBe("a file\n");
+  });
+
   it("probe prints the fingerprint and capabilities as JSON", async () => {
     const p = spawnCli(["probe", "--config", writeConfig(t.dir, "probe.yaml", config())]);
     expect((await p.exit).code, p.stderr()).toBe(0);
