@@ -2,6 +2,7 @@ import {z} from "zod";
 
 import {HardwareSpec} from "./hardware.ts";
 import {MAX_TOKENS, WorkloadSpec} from "./workload.ts";
+import {checkRateSpan, MAX_TIMER_MS} from "./loadChecks.ts";
 import {checkWorkload} from "./workloadChecks.ts";
 
 export {MAX_TOKENS, WorkloadSpec};
@@ -28,7 +29,7 @@ export type LoadMode = z.infer<typeof LoadMode>;
  * once, and the load generator must not size memory by an absurd value. Each keeps legitimate scale
  * (tens of thousands of requests per second for days, contexts of millions of tokens).
  */
-export const MAX_TIMER_MS = 2_147_483_647;
+export {MAX_TIMER_MS};
 const ms = (what: string) =>
   z
     .number()
@@ -154,24 +155,6 @@ const LoadBase = z.strictObject({
     .describe("cap on in-flight requests in open-loop modes"),
   grace_s: seconds("grace_s").default(30).describe("on interrupt, how long in-flight requests may finish")
 });
-
-/**
- * An arrival rate whose planned requests would span more than a timer can wait (24.8 days, as duration_s): the
- * run would not end in any useful time, and its schedule offsets would outgrow what a bundle records.
- */
-function checkRateSpan(l: z.infer<typeof LoadBase>, ctx: z.RefinementCtx): void {
-  if (l.mode !== "rate" && l.mode !== "poisson" && l.mode !== "gamma") return;
-  const planned = (l.requests ?? (l.duration_s === undefined ? 100 : 0)) + l.warmup;
-  l.values.forEach((rate, i) => {
-    const spanS = planned / rate;
-    if (spanS > MAX_TIMER_MS / 1000)
-      ctx.addIssue({
-        code: "custom",
-        path: ["values", i],
-        message: `${planned} requests at ${rate} req/s span ${Math.round(spanS).toLocaleString("en")} s: above 2147483 s (24.8 days)`
-      });
-  });
-}
 
 export const LoadSpec = LoadBase.refine((l) => !(l.requests !== undefined && l.duration_s !== undefined), {
   message: "give either requests or duration_s, not both"
