@@ -98,6 +98,10 @@ const suiteConfig = (url: string, patch: Record<string, unknown> = {}) =>
       headers: {"x-fake-options": FASTER},
       timeouts: {connect_ms: 2000, headers_ms: 5000, idle_ms: 3000}
     },
+    // ~3 ms requests (FASTER: the suite sends hundreds): on a busy machine the client's gaps between a closed
+    // loop's requests are a large share of each, so achieved load is loosened further (G5 has its own tests;
+    // the fresh-clone CI saw mean 1.16 of 2 in flight)
+    gates: {min_achieved_load: 0.25},
     suites: ["all", "gsm8k"],
     suite_options: {
       repeats: 2,

@@ -129,7 +129,7 @@ describe("inferscope k8s (issue 17)", () => {
     writeFileSync(bad, "name: Bench\nimage: x\nconfig: ok-run.yaml\nshards: 2\nstart_delay_s: 5\n");
     const d = await run(["k8s", "--plan", bad]);
     expect(d.code).toBe(2);
-    expect(d.stderr).toContain("bad-plan.yaml:1:7: name: expected a dns label");
+    expect(d.stderr).toContain("bad-plan.yaml:1:7: name: expected a DNS label");
     // a start a shard would refuse (more than 24 h after rendering) is refused when rendering
     const e = await run(["k8s", "--plan", plan("far", {start_delay_s: 86_401})]);
     expect(e.code).toBe(2);

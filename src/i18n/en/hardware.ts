@@ -11,6 +11,7 @@ export const enHardware = {
   hwHostCpu: "CPU",
   hwHostRam: "RAM",
   hwHostBandwidth: "Host memory bandwidth",
+  hwHostUnit: "host",
   hwGpus: "GPUs",
   hwNoGpu: "No GPU: {reason}",
   hwDriver: "Driver / CUDA",

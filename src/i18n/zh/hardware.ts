@@ -13,6 +13,7 @@ export const zhHardware: Record<keyof typeof enHardware, string> = {
   hwHostCpu: "CPU",
   hwHostRam: "内存",
   hwHostBandwidth: "主机内存带宽",
+  hwHostUnit: "台主机",
   hwGpus: "GPU",
   hwNoGpu: "无 GPU：{reason}",
   hwDriver: "驱动 / CUDA",
