@@ -34,6 +34,8 @@ export interface CollectRunOptions {
   suiteOptions?: Record<string, unknown>;
   /** Bytes of each chunk kept verbatim (config `output.payload_bytes`; default: the config's default). */
   payloadBytes?: number;
+  /** The config's gates block (default: the config's defaults). */
+  gates?: Record<string, unknown>;
 }
 
 export interface CollectRunResult {
@@ -89,7 +91,8 @@ export function engineRunConfig(o: Omit<CollectRunOptions, "outDir" | "echo" | "
     slo: {ttft_ms: 2000, itl_ms: 60, e2e_ms: 30_000},
     telemetry: {server_metrics: "auto", gpu: "auto", interval_ms: 500},
     ...(o.suites ? {suites: o.suites, suite_options: o.suiteOptions ?? {}} : {}),
-    ...(o.payloadBytes === undefined ? {} : {output: {payload_bytes: o.payloadBytes}})
+    ...(o.payloadBytes === undefined ? {} : {output: {payload_bytes: o.payloadBytes}}),
+    ...(o.gates === undefined ? {} : {gates: o.gates})
   };
 }
 

@@ -51,7 +51,11 @@ async function collect(engine: Engine, name: string): Promise<{report: Report; c
       load: [
         {mode: "concurrency", values: [1, 2], requests: 24, warmup: 2},
         {mode: "poisson", values: [4], requests: 24, warmup: 2, seed: 7}
-      ]
+      ],
+      // the engine shares this machine's 2 cores with the collector: a closed loop's gap between one request's
+      // end and the next one's start (client time) took 5 % of concurrency-1 once in the fresh-clone CI (mean
+      // 0.95 of 1 in flight, G5's default floor); the achieved-load gate has its own tests
+      gates: {min_achieved_load: 0.85}
     });
     expect(run.bundle, `collector exit ${run.code}:\n${run.stdout}`).not.toBeNull();
     return {report: await analyzeBundle(fsBundle(run.bundle!)), code: run.code, dir: run.bundle!};

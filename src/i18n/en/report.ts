@@ -42,6 +42,7 @@ export const enReport = {
   factsCollector: "Collector",
   factsHost: "Host",
   factsHostNotRecorded: "not recorded in the bundle (an import's source records no host)",
+  factsNotRecorded: "not recorded in the bundle",
   factsGpuNote: "GPU note",
   factsDriverCuda: "Driver / CUDA",
   factsLaunchArgs: "Launch args",

@@ -43,6 +43,7 @@ export const zhReport: Record<keyof typeof enReport, string> = {
   factsCollector: "采集器",
   factsHost: "主机",
   factsHostNotRecorded: "证据包中未记录（导入的来源不记录主机）",
+  factsNotRecorded: "证据包中未记录",
   factsGpuNote: "GPU 说明",
   factsDriverCuda: "驱动 / CUDA",
   factsLaunchArgs: "启动参数",
