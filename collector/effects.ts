@@ -54,6 +54,9 @@ export interface Files {
 
 export type EntryKind = "file" | "directory" | "symlink" | "other";
 
+/** "a symbolic link", "a directory", …: what a path that should be a regular file is instead. */
+export const entryPhrase = (kind: EntryKind): string => (kind === "symlink" ? "a symbolic link" : `a ${kind}`);
+
 export interface Logger {
   info(message: string): void;
   warn(message: string): void;

@@ -1,7 +1,7 @@
 import {join} from "node:path";
 
 import {FILE_NAMES, type Manifest} from "../../src/analysis/schema/index.ts";
-import type {Effects} from "../effects.ts";
+import {entryPhrase, type Effects} from "../effects.ts";
 import {lockOwner, releaseLock} from "./lock.ts";
 import {anchorsFromNotes, DRAFT_FILE, finishBundle} from "./finish.ts";
 import {BUNDLE_JSONL, OPTIONAL_JSONL} from "../writer/bundleWriter.ts";
@@ -51,7 +51,7 @@ export async function sealCrashedBundle(
     const kind = await fx.files.entryKind(join(dir, name));
     if (kind !== null && kind !== "file")
       throw new RecoverError(
-        `${join(dir, name)} is ${kind === "symlink" ? "a symbolic link" : `a ${kind}`}, not a regular file: a bundle holds regular files only; refusing to seal (nothing was changed)`
+        `${join(dir, name)} is ${entryPhrase(kind)}, not a regular file: a bundle holds regular files only; refusing to seal (nothing was changed)`
       );
   }
   const origin = BigInt(draft.monotonicOriginNs);

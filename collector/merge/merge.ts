@@ -22,7 +22,7 @@ import {
 import type {MergeFacts, MergedShard} from "../../src/analysis/schema/shard.ts";
 import {sha256File, sha256Hex} from "../../src/io/hash.ts";
 import {sealBundle} from "../bundle/seal.ts";
-import type {Effects} from "../effects.ts";
+import {entryPhrase, type Effects} from "../effects.ts";
 import {JsonlWriter} from "../writer/jsonlWriter.ts";
 import {placeShards, type Placement} from "./place.ts";
 import {shiftClient, shiftRequest, shiftScrape} from "./shift.ts";
@@ -53,9 +53,7 @@ async function readShard(fx: Pick<Effects, "files">, dir: string): Promise<Shard
   const path = join(dir, FILE_NAMES.manifest);
   const manifestKind = await fx.files.entryKind(path);
   if (manifestKind !== null && manifestKind !== "file")
-    throw new MergeError(
-      `${path}: ${manifestKind === "symlink" ? "a symbolic link" : `a ${manifestKind}`}, not a regular file: not a sealed bundle`
-    );
+    throw new MergeError(`${path}: ${entryPhrase(manifestKind)}, not a regular file: not a sealed bundle`);
   let text: string;
   try {
     text = (await fx.files.readFile(path)).toString("utf8");
@@ -83,7 +81,7 @@ async function readShard(fx: Pick<Effects, "files">, dir: string): Promise<Shard
     const kind = await fx.files.entryKind(join(dir, f.path));
     if (kind !== null && kind !== "file")
       throw new MergeError(
-        `${join(dir, f.path)}: ${kind === "symlink" ? "a symbolic link" : `a ${kind}`}, not a regular file: the shard is not intact (inferscope verify ${dir})`
+        `${join(dir, f.path)}: ${entryPhrase(kind)}, not a regular file: the shard is not intact (inferscope verify ${dir})`
       );
     const d = await sha256File(join(dir, f.path)).catch(() => null);
     if (d === null || d.sha256 !== f.sha256)
