@@ -1,6 +1,8 @@
 import * as Plot from "@observablehq/plot";
 import {max, min} from "d3-array";
 
+import {PERCENTILE_FLOORS} from "../analysis/stats/summarize.ts";
+
 export interface CdfRow {
   series: string;
   value: number;
@@ -23,6 +25,25 @@ export function cdfPoints(rows: readonly CdfRow[], maxPoints = 400): {series: st
     });
   }
   return out;
+}
+
+/** The dashed reference shares a CDF may draw, each with the percentile it invites the reader to read off. */
+const GUIDES = [
+  {share: 0.5, percentile: "p50"},
+  {share: 0.95, percentile: "p95"}
+] as const;
+
+/**
+ * The reference shares (0.5, 0.95) to draw over these rows: a line at share q invites reading the q-quantile
+ * off every curve, so it is drawn only when each series holds at least that percentile's floor of values
+ * (P50 5, P95 20: the floors under which the reports withhold the percentile). No rows → none.
+ */
+export function cdfGuides(rows: readonly CdfRow[]): number[] {
+  const counts = new Map<string, number>();
+  for (const r of rows) if (Number.isFinite(r.value)) counts.set(r.series, (counts.get(r.series) ?? 0) + 1);
+  if (counts.size === 0) return [];
+  const fewest = min(counts.values())!;
+  return GUIDES.filter((g) => fewest >= PERCENTILE_FLOORS[g.percentile]).map((g) => g.share);
 }
 
 /** Latency CDF (one line per series, step curve), log x when the range spans more than 20×. */
@@ -50,7 +71,7 @@ export function latencyCdf(
         curve: "step-after",
         title: (d: {series: string; value: number}) => `${d.series}: ${d.value.toFixed(1)}`
       }),
-      Plot.ruleY([0.5, 0.95], {stroke: "currentColor", strokeOpacity: 0.25, strokeDasharray: "3,3"})
+      Plot.ruleY(cdfGuides(rows), {stroke: "currentColor", strokeOpacity: 0.25, strokeDasharray: "3,3"})
     ]
   });
 }

@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {cdfPoints, latencyCdf} from "../../src/charts/latencyCdf.ts";
+import {cdfGuides, cdfPoints, latencyCdf} from "../../src/charts/latencyCdf.ts";
 import {normalizeSvg, renderChart} from "../../src/charts/render.ts";
 import {expectGolden} from "../support/golden.ts";
 
@@ -16,6 +16,27 @@ describe("latency CDF chart", () => {
     expect(c1.map((p) => p.value)).toEqual([...c1.map((p) => p.value)].sort((a, b) => a - b));
     expect(c1.at(-1)!.share).toBe(1);
     expect(c1[0]!.share).toBe(1 / 8);
+  });
+
+  it("draws a dashed reference line only where every series has the percentile's floor (P50 5, P95 20)", () => {
+    const series = (name: string, n: number) => Array.from({length: n}, (_, i) => ({series: name, value: 10 + i}));
+    expect(cdfGuides([...series("a", 20), ...series("b", 20)])).toEqual([0.5, 0.95]);
+    // one series one short of the P95 floor takes the 95 % line away from the whole chart
+    expect(cdfGuides([...series("a", 40), ...series("b", 19)])).toEqual([0.5]);
+    expect(cdfGuides(series("a", 5))).toEqual([0.5]);
+    expect(cdfGuides(series("a", 4))).toEqual([]);
+    // values that are not finite are not drawn, so they do not count toward a floor
+    expect(cdfGuides([...series("a", 19), {series: "a", value: Number.NaN}])).toEqual([0.5]);
+    expect(cdfGuides([])).toEqual([]);
+    // Plot draws a ruleY mark as one <g> carrying the dash: count the lines it holds instead
+    const lines = (rows: {series: string; value: number}[]) => {
+      const svg = renderChart((document) => latencyCdf(rows, {document, xLabel: "x", yLabel: "y"}));
+      const group = svg.match(/<g[^>]*stroke-dasharray="3,3"[^>]*>(.*?)<\/g>/s);
+      return group === null ? 0 : (group[1]!.match(/<line/g) ?? []).length;
+    };
+    expect(lines(series("a", 4))).toBe(0);
+    expect(lines(series("a", 19))).toBe(1);
+    expect(lines(series("a", 20))).toBe(2);
   });
 
   it("renders the same SVG as the committed snapshot (numbers rounded, ids renumbered)", () => {
