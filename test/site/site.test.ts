@@ -143,6 +143,28 @@ describe("static build under a sub-path", () => {
     expect(broken).toEqual([]);
   });
 
+  it("makes every chart one named image to a screen reader, its legend swatches hidden", () => {
+    let plots = 0;
+    const unnamed: string[] = [];
+    for (const page of pages) {
+      const d = doc(page);
+      for (const svg of d.querySelectorAll("svg")) {
+        if (svg.getAttribute("aria-hidden") === "true" || svg.closest("[aria-hidden='true']")) continue;
+        // every SVG a screen reader can reach is a chart's plot: an image with a name that resolves
+        const byId = svg.getAttribute("aria-labelledby");
+        const name =
+          byId !== null ? (d.getElementById(byId)?.textContent ?? "") : (svg.getAttribute("aria-label") ?? "");
+        if (svg.getAttribute("role") !== "img" || name.trim() === "")
+          unnamed.push(
+            `${page}: <svg class="${svg.getAttribute("class") ?? ""}"> role=${svg.getAttribute("role")} name="${name}"`
+          );
+        plots++;
+      }
+    }
+    expect(unnamed.slice(0, 10)).toEqual([]);
+    expect(plots).toBeGreaterThan(20);
+  });
+
   it("renders the hostile strings escaped everywhere and never as markup", () => {
     for (const page of pages) {
       const d = doc(page);
