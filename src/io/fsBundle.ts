@@ -5,21 +5,31 @@ import {StringDecoder} from "node:string_decoder";
 import type {BundleSource, FileStream} from "../analysis/ingest/source.ts";
 import {sha256Hasher} from "./hash.ts";
 
-/** Every regular file under `dir` (sorted relative paths, forward slashes), and every other entry skipped. */
-export function listEntries(dir: string): {files: string[]; skipped: {path: string; reason: string}[]} {
+/**
+ * Every regular file under `dir` (sorted relative paths, forward slashes), every other entry skipped, and the
+ * folders walked (a manifest that lists a folder as a file is told so, not that the file is missing).
+ */
+export function listEntries(dir: string): {
+  files: string[];
+  skipped: {path: string; reason: string}[];
+  folders: string[];
+} {
   const files: string[] = [];
   const skipped: {path: string; reason: string}[] = [];
+  const folders: string[] = [];
   const walk = (d: string) => {
     for (const entry of readdirSync(d, {withFileTypes: true})) {
       const full = join(d, entry.name);
       const rel = relative(dir, full).split(sep).join("/");
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) files.push(rel);
+      if (entry.isDirectory()) {
+        folders.push(rel);
+        walk(full);
+      } else if (entry.isFile()) files.push(rel);
       else skipped.push({path: rel, reason: entry.isSymbolicLink() ? "a symbolic link" : "not a regular file"});
     }
   };
   walk(dir);
-  return {files: files.sort(), skipped: skipped.sort((a, b) => a.path.localeCompare(b.path))};
+  return {files: files.sort(), skipped: skipped.sort((a, b) => a.path.localeCompare(b.path)), folders: folders.sort()};
 }
 
 /** Every regular file under `dir`, as sorted relative paths with forward slashes. */
@@ -57,7 +67,7 @@ export function fileStream(path: string, highWaterMark = 1 << 22): FileStream {
 /** A bundle folder on disk as a source for the pure analyzer. */
 export function fsBundle(dir: string): BundleSource {
   if (!statSync(dir).isDirectory()) throw new Error(`not a bundle folder: ${dir}`);
-  const {files, skipped} = listEntries(dir);
+  const {files, skipped, folders} = listEntries(dir);
   const id = dir
     .replace(/[\\/]+$/, "")
     .split(/[\\/]/)
@@ -66,6 +76,7 @@ export function fsBundle(dir: string): BundleSource {
     id,
     files,
     skipped,
+    folders,
     open: (path) => (files.includes(path) ? fileStream(join(dir, path)) : null)
   };
 }

@@ -1,4 +1,4 @@
-import {SIGNATURE_FILE} from "../schema/records.ts";
+import {FILE_NAMES, SIGNATURE_FILE} from "../schema/records.ts";
 import type {BundleGate, GateContext} from "./types.ts";
 
 /**
@@ -22,6 +22,20 @@ export function statusContradiction(ctx: GateContext): string | null {
   if (m.status === "interrupted" && sealedLater)
     return "the manifest says interrupted, but the hashed client log shows the bundle was sealed after a crash (partial)";
   return null;
+}
+
+/** The first error reading the manifest, as "line L: message" (or the message alone); null when it is absent. */
+function manifestFault(ctx: GateContext): string | null {
+  const first = ctx.issues.find((i) => i.file === FILE_NAMES.manifest && i.severity === "error");
+  if (first === undefined) return null;
+  const at = [first.line === null ? "" : `line ${first.line}`, first.path ?? ""].filter(Boolean).join(", ");
+  return at === "" ? first.message : `${at}: ${first.message}`;
+}
+
+/** Why a listed file was not read though an entry of its name is there (a folder, a link), or null. */
+function notFileReason(ctx: GateContext, path: string): string | null {
+  const entry = ctx.issues.find((i) => i.code === "not_a_file" && i.file === path);
+  return entry === undefined ? null : `${path} is not a regular file (${entry.message.split(":")[0]})`;
 }
 
 export const integrity: BundleGate = {
@@ -56,7 +70,17 @@ export const integrity: BundleGate = {
       undeclared,
       notFiles
     };
-    if (!ctx.manifest) return {status: "fail", reason: "no valid manifest.json: digests cannot be verified", evidence};
+    if (!ctx.manifest) {
+      const bad = manifestFault(ctx);
+      return {
+        status: "fail",
+        reason:
+          bad === null
+            ? `no ${FILE_NAMES.manifest}: digests cannot be verified`
+            : `${FILE_NAMES.manifest} is not valid (${bad}): digests cannot be verified`,
+        evidence
+      };
+    }
     const contradiction = statusContradiction(ctx);
     if (mismatched.length > 0)
       return {
@@ -64,7 +88,7 @@ export const integrity: BundleGate = {
         reason: `digest mismatch: ${mismatched
           .map((f) =>
             f.observed === null
-              ? `${f.path} is missing`
+              ? (notFileReason(ctx, f.path) ?? `${f.path} is missing`)
               : `${f.path} has sha256 ${f.observed.sha256.slice(0, 12)}… (${f.observed.bytes} B), manifest says ${f.declared!.sha256.slice(0, 12)}… (${f.declared!.bytes} B)`
           )
           .join("; ")}`,
@@ -113,7 +137,9 @@ export const runCompletion: BundleGate = {
   evaluate: (ctx) => {
     const status = ctx.manifest?.status ?? "partial";
     if (status === "complete") return {status: "pass", reason: "run completed", evidence: {status}};
-    const why = ctx.manifest?.statusReason ?? (ctx.manifest ? "" : "no manifest");
+    const why =
+      ctx.manifest?.statusReason ??
+      (ctx.manifest ? "" : manifestFault(ctx) === null ? "no manifest" : "the manifest is not valid (see G1)");
     return {status: "warn", reason: `bundle status is ${status}${why ? `: ${why}` : ""}`, evidence: {status}};
   }
 };

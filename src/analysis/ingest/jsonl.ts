@@ -1,5 +1,6 @@
 import type {z} from "zod";
 
+import {checkJson} from "../util/jsonCheck.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {MAX_LINE_CHARS, type Oversized} from "../util/lines.ts";
 import {dottedPath} from "../util/zodIssues.ts";
@@ -12,6 +13,15 @@ export function zodIssues(file: string, line: number, error: z.ZodError): Issue[
   return error.issues.map((i) =>
     issue("error", "schema", file, i.message, line, i.path.length ? dottedPath(i.path) : null)
   );
+}
+
+/**
+ * Why a line is not JSON, at its column: V8's own message names no position for most syntax errors (and quotes
+ * untrusted text), so the strict reader's account is used wherever it finds the fault.
+ */
+function jsonFailure(text: string, e: Error): string {
+  const at = checkJson(text, 0).error;
+  return at === null ? e.message : `${at.message} (column ${at.offset + 1})`;
 }
 
 /**
@@ -69,7 +79,7 @@ export class JsonlValidator<T extends {seq: number}> {
       this.#pending = {
         line: this.#line,
         text,
-        issues: [issue("error", "json", this.#file, `invalid JSON: ${(e as Error).message}`, this.#line)]
+        issues: [issue("error", "json", this.#file, `invalid JSON: ${jsonFailure(text, e as Error)}`, this.#line)]
       };
       this.#expectedSeq = null; // its seq is unknown: accept whatever follows
       return undefined;

@@ -1,31 +1,47 @@
 import {Manifest} from "../schema/manifest.ts";
 import {FILE_NAMES} from "../schema/records.ts";
 import {issue, type Issue} from "../util/issues.ts";
+import {checkJson, jsonPath, lineAndColumn} from "../util/jsonCheck.ts";
 import {zodIssues} from "./jsonl.ts";
-
-/** Line (1-based) of a character offset in a text. */
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
 
 export function parseManifest(text: string, file: string): {manifest: Manifest | null; issues: Issue[]} {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
-    return {
-      manifest: null,
-      issues: [
-        issue("error", "json", file, `invalid JSON: ${(e as Error).message}`, m ? lineOf(text, Number(m[1])) : null)
-      ]
-    };
+    // V8 names no position for most syntax errors: the strict reader finds the place and says what it expected
+    const at = checkJson(text).error;
+    const where = at === null ? null : lineAndColumn(text, at.offset);
+    const message = at === null ? (e as Error).message : `${at.message} (column ${where!.column})`;
+    return {manifest: null, issues: [issue("error", "json", file, `invalid JSON: ${message}`, where?.line ?? null)]};
   }
+  // JSON.parse keeps the last of two equal names without a word: which of the two did the writer mean?
+  const offsets = new Map<string, number>();
+  const repeated = checkJson(text, 10, offsets).duplicates.map((d) =>
+    issue(
+      "error",
+      "duplicate_key",
+      file,
+      `"${d.path}" is given twice; the reader would keep the last`,
+      lineAndColumn(text, d.offset).line
+    )
+  );
+  if (repeated.length > 0) return {manifest: null, issues: repeated};
   const parsed = Manifest.safeParse(value);
   if (!parsed.success)
-    return {manifest: null, issues: zodIssues(file, 1, parsed.error).map((i) => ({...i, line: null}))};
+    return {
+      manifest: null,
+      issues: zodIssues(file, 1, parsed.error).map((i, k) => {
+        // the line of the offending value, or of the deepest enclosing one the text has (a missing key's object)
+        const path = [...(parsed.error.issues[k]?.path ?? [])];
+        let at = offsets.get(jsonPath(path));
+        while (at === undefined && path.length > 0) {
+          path.pop();
+          at = offsets.get(jsonPath(path));
+        }
+        return {...i, line: at === undefined ? null : lineAndColumn(text, at).line};
+      })
+    };
   return {manifest: parsed.data, issues: consistency(parsed.data, file)};
 }
 

@@ -107,7 +107,11 @@ export async function readRecords(
   for (const path of dataFiles) {
     const role = roleOf(path);
     const stream = source.open(path);
-    if (!stream) continue;
+    if (!stream) {
+      if (declared.has(path) && source.folders?.includes(path))
+        issues.push(issue("warning", "not_a_file", path, "a folder: not read (a bundle holds regular files only)"));
+      continue;
+    }
     if (role === undefined || role === "config" || role === "attachment" || !path.endsWith(".jsonl"))
       await drain(stream);
     else {

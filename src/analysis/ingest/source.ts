@@ -16,6 +16,8 @@ export interface BundleSource {
   files: readonly string[];
   /** Entries that are not regular files (symlinks, devices…), never read, with why. */
   skipped?: readonly {path: string; reason: string}[];
+  /** Sub-folders of the bundle folder (relative paths), where the edge knows them. */
+  folders?: readonly string[];
   open(path: string): FileStream | null;
 }
 

@@ -129,8 +129,24 @@ describe("G1 evidence integrity", () => {
     delete files["manifest.json"];
     const r = await analyzeFiles(files);
     expect(gateOf(r, "G1").status).toBe("fail");
-    expect(gateOf(r, "G1").reason).toBe("no valid manifest.json: digests cannot be verified");
+    expect(gateOf(r, "G1").reason).toBe("no manifest.json: digests cannot be verified");
     expect(r.verdict).toBe("INVALID");
+  });
+
+  it("fails on a manifest that does not parse, naming the line at fault", async () => {
+    const files = bundleFiles(clean());
+    // the manifest as written is pretty-printed; its status line made not JSON (a bare word)
+    const text = files["manifest.json"]!;
+    const line = text.split("\n").findIndex((l) => l.includes('"status": "complete"')) + 1;
+    files["manifest.json"] = text.replace('"status": "complete"', '"status": complete');
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("fail");
+    expect(gateOf(r, "G1").reason).toMatch(
+      new RegExp(
+        `^manifest\\.json is not valid \\(line ${line}: invalid JSON: expected a value .*found "c" \\(column 13\\)\\): digests cannot be verified$`
+      )
+    );
+    expect(gateOf(r, "G28").reason).toBe("bundle status is partial: the manifest is not valid (see G1)");
   });
 
   it("fails on a sealed record that breaks the schema, though every digest matches", async () => {

@@ -1,4 +1,4 @@
-import {mkdtempSync, rmSync, symlinkSync, writeFileSync} from "node:fs";
+import {mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 
@@ -65,6 +65,27 @@ describe("entries that are not regular files", () => {
         expect.objectContaining({code: "not_a_file", severity: "warning", file: "notes.txt"})
       );
       expect(r.files.map((f) => f.path)).not.toContain("notes.txt");
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  });
+  it("a listed file that is a folder or a link fails G1 as not a regular file, not as missing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "inferscope-folder-"));
+    try {
+      for (const [name, text] of Object.entries(bundleFiles({requests: [request("a", 0, tokenEvents(3, 10, 5))]})))
+        writeFileSync(join(dir, name), text);
+      renameSync(join(dir, "requests.jsonl"), join(dir, "kept.bak"));
+      mkdirSync(join(dir, "requests.jsonl"));
+      const folder = await analyzeBundle(fsBundle(dir));
+      const g1 = folder.gates.find((g) => g.id === "G1")!;
+      expect(g1.status).toBe("fail");
+      expect(g1.reason).toBe("digest mismatch: requests.jsonl is not a regular file (a folder)");
+      rmSync(join(dir, "requests.jsonl"), {recursive: true});
+      symlinkSync(join(dir, "kept.bak"), join(dir, "requests.jsonl"));
+      const link = await analyzeBundle(fsBundle(dir));
+      expect(link.gates.find((g) => g.id === "G1")!.reason).toBe(
+        "digest mismatch: requests.jsonl is not a regular file (a symbolic link)"
+      );
     } finally {
       rmSync(dir, {recursive: true, force: true});
     }
