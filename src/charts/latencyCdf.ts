@@ -1,7 +1,7 @@
 import * as Plot from "@observablehq/plot";
 import {max, min} from "d3-array";
 
-import {PERCENTILE_FLOORS} from "../analysis/stats/summarize.ts";
+import {PERCENTILE_FLOORS} from "../analysis/index.ts";
 
 export interface CdfRow {
   series: string;
