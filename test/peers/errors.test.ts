@@ -176,6 +176,10 @@ describe("hostile input: one line naming the file, the place and what was expect
     const r = importPeer("auto", [{name: "s.json", text: `{"k": "${"[".repeat(100)} NaN \\u0000"}`}]);
     expect(r.ok ? "" : r.errors[0]!.expected).toMatch(/^a result file of/);
   });
+  it("an unexpected token is placed at its line and column, which V8's own message does not give", () => {
+    // line 3 is '  "b": yes': the y is its 8th character
+    expect(one({name: "u.json", text: '{\n  "a": 1,\n  "b": yes\n}'})).toMatch(/^u\.json: line 3 column 8: /);
+  });
   it("a JSON Lines file with many bad lines: ten shown, the rest counted", () => {
     const lines = ['{"a": 1}', ...Array.from({length: 25}, (_, i) => `{"b": ${i}`)].join("\n");
     const e = errorsOf("auto", [{name: "m.jsonl", text: lines}]);
@@ -185,7 +189,7 @@ describe("hostile input: one line naming the file, the place and what was expect
   });
   it("the parser's excerpt of the input never reaches the message", () => {
     const e = one({name: "g.json", text: "zz\u0007garbage"});
-    expect(e).toBe("g.json: $: expected valid JSON (unexpected token 'z')");
+    expect(e).toBe("g.json: line 1 column 1: expected valid JSON (unexpected token 'z')");
   });
 });
 

@@ -1,3 +1,4 @@
+import {checkJson} from "../../util/jsonCheck.ts";
 import {parse as parseYaml} from "yaml";
 import type {z} from "zod";
 
@@ -122,7 +123,9 @@ function jsonErrorWhere(text: string, e: Error): string {
   const lc = /line (\d+) column (\d+)/.exec(message);
   if (lc) return `line ${lc[1]} column ${lc[2]}`;
   if (/end of (json )?input|unterminated/i.test(message)) return `end of file (${lineColumn(text, text.length)})`;
-  return "$";
+  // V8 names no position for "Unexpected token": the strict reader finds it (only on this failure path)
+  const at = checkJson(text, 0).error;
+  return at === null ? "$" : lineColumn(text, at.offset);
 }
 
 /** The parser's message without its position and its excerpt of the input (untrusted, maybe binary). */
