@@ -1,6 +1,6 @@
 /** How the report words a load point's findings (over-saturation, server time, speculative decoding). */
 import type {Report} from "../../analysis/index.ts";
-import {t, type Lang} from "../../i18n/index.ts";
+import {localize, t, type Lang} from "../../i18n/index.ts";
 
 type Point = Report["load_points"][number];
 
@@ -25,7 +25,7 @@ export function findingsText(lang: Lang) {
               tput: num(sat.plateau.throughput_ratio),
               lat: num(sat.plateau.latency_ratio)
             })
-          : r
+          : localize(r, lang)
     );
   };
   /** Where the server's time went per request, or the waiting gauge, or why neither is known. */
@@ -36,7 +36,7 @@ export function findingsText(lang: Lang) {
       return t(lang, "expServerTimeCell", {queue: ms(st.queue_s), prefill: ms(st.prefill_s), decode: ms(st.decode_s)});
     if (st.waiting_mean !== null)
       return t(lang, "expWaiting", {n: num(st.waiting_mean), series: st.waiting_series ?? ""});
-    return st.reason ?? "—";
+    return st.reason === null || st.reason === undefined ? "—" : localize(st.reason, lang);
   };
   /** Acceptance rate and mean acceptance length with their source, or null without speculative decoding. */
   const spec = (p: Point): string | null => {
