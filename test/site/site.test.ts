@@ -310,6 +310,22 @@ describe("hardware page and the report's hardware section (issue 15)", () => {
     }
   });
 
+  it("gives every '—' of an import's comparison and of a case suite's table its reason", () => {
+    const bare: string[] = [];
+    let dashes = 0;
+    for (const page of pages.filter((p) => p.includes("/imports/") || p.includes("/runs/"))) {
+      const d = doc(page);
+      for (const td of d.querySelectorAll("table.comparison td, table.cases td")) {
+        if ((td.textContent ?? "").trim() !== "—") continue;
+        dashes++;
+        const why = td.querySelector("[title]")?.getAttribute("title") ?? td.getAttribute("title") ?? "";
+        if (why.trim() === "") bare.push(`${page}: ${td.outerHTML.slice(0, 120)}`);
+      }
+    }
+    expect(bare.slice(0, 5)).toEqual([]);
+    expect(dashes).toBeGreaterThan(0); // the shipped imports hold counts InferScope has no metric for
+  });
+
   it("says why a number is unknown on a report page, never 0", () => {
     const d = doc(`${BASE}runs/${demo[2]!.id}/`); // no model facts stated for this bundle: no roofline
     const cell = d.querySelector("#hardware table.roofline [data-fraction] [data-unknown]")!;

@@ -27,6 +27,10 @@ export const enQuality = {
   qualitySectionUnderLoad: "under load: {p}",
   qualitySectionOneAtATime: "one at a time",
   qualitySectionInFlight: "{n} in flight",
+  qualitySectionPrefixNoSuccess: "unknown: none of this case's measured requests succeeded",
+  qualitySectionPrefixNoPromptLog:
+    "unknown: the bundle logs no prompts to bound the prefix cache by (it predates the prompt log)",
+  qualitySectionNoTier: "not applicable: the case states no tiers",
   qualitySectionNeedleDepth: "needle depth",
   qualitySectionContextTokens: "context tokens",
   qualitySectionThisBundleWasCollected:

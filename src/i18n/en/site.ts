@@ -109,6 +109,8 @@ export const enSite = {
   compareWithNoOtherBundleOf: "No other bundle of the same model to compare with.",
   sourceComparisonRun:
     "run {run} of the point (the file ran it {runs} times; each run's numbers are its own requests')",
+  sourceComparisonNoCanonical:
+    "InferScope has no canonical metric for this number: there is nothing of ours to set beside it",
   sourceComparisonAgrees: "agrees",
   htmlLang: "en",
   matrixModelHardware: "Model × hardware",

@@ -29,6 +29,9 @@ export const zhQuality: Record<keyof typeof enQuality, string> = {
   qualitySectionUnderLoad: "负载下：{p}",
   qualitySectionOneAtATime: "逐个发送",
   qualitySectionInFlight: "{n} 个并发",
+  qualitySectionPrefixNoSuccess: "未知：该用例的被测请求无一成功",
+  qualitySectionPrefixNoPromptLog: "未知：该证据包没有记录提示词，无法估算前缀缓存上限（早于提示词日志功能）",
+  qualitySectionNoTier: "不适用：该用例未划分档位",
   qualitySectionNeedleDepth: "口令深度",
   qualitySectionContextTokens: "上下文 token",
   qualitySectionThisBundleWasCollected:

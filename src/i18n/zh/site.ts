@@ -109,6 +109,7 @@ export const zhSite: Record<keyof typeof enSite, string> = {
   compareViewNotComparedLoadPoints: "未比较（不是所有证据包都有的负载点）：",
   compareWithNoOtherBundleOf: "没有同一模型的其他证据包可对比。",
   sourceComparisonRun: "该负载点的第 {run} 次运行（文件中共运行 {runs} 次；每次运行的数字只来自其自身的请求）",
+  sourceComparisonNoCanonical: "InferScope 没有与此数字对应的标准指标：没有可对照的我方数值",
   sourceComparisonAgrees: "一致",
   htmlLang: "zh-CN",
   matrixModelHardware: "模型 × 硬件",
