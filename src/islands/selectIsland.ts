@@ -81,6 +81,9 @@ export function enhanceSelect(doc: Document): void {
   if (!form || !results) return;
   const candidates = JSON.parse(form.dataset.candidates ?? "[]") as Candidate[];
   const labels = JSON.parse(form.dataset.labels ?? "{}") as Labels;
+  // the hardware labels in the page's language (localized at build time), keyed by the analyzer's label
+  const hardwareNames = JSON.parse(form.dataset.hardwareNames ?? "{}") as Record<string, string>;
+  const hardwareOf = (c: Candidate) => hardwareNames[c.hardware] ?? c.hardware;
   const lang = (["en", "zh"] as const).find((l) => l === form.dataset.lang) ?? "en";
   const fieldset = form.querySelector<HTMLFieldSetElement>("[data-enable]");
   if (fieldset) fieldset.disabled = false;
@@ -143,7 +146,7 @@ export function enhanceSelect(doc: Document): void {
               el(doc, "code", {}, c.point),
               ...(c.variant === null ? [] : [" · ", el(doc, "span", {"data-variant": c.variant.name}, c.variant.name)])
             ),
-            el(doc, "p", {}, `${c.hardware} · ${c.engine ?? "—"}`),
+            el(doc, "p", {}, `${hardwareOf(c)} · ${c.engine ?? "—"}`),
             el(doc, "p", {}, el(doc, "strong", {}, tput(c)), ` · ${num(c.interactivity)} tok/s/user`),
             el(
               doc,
@@ -188,7 +191,7 @@ export function enhanceSelect(doc: Document): void {
           el(doc, "td", {}, link(c)),
           el(doc, "td", {}, el(doc, "code", {}, c.point)),
           el(doc, "td", {}, c.model ?? "—"),
-          el(doc, "td", {}, c.hardware),
+          el(doc, "td", {}, hardwareOf(c)),
           el(doc, "td", {}, c.engine ?? "—"),
           el(doc, "td", {class: "num"}, tput(c)),
           el(doc, "td", {class: "num"}, num(c.interactivity)),
@@ -209,7 +212,7 @@ export function enhanceSelect(doc: Document): void {
           el(doc, "td", {}, link(c)),
           el(doc, "td", {}, el(doc, "code", {}, c.point)),
           el(doc, "td", {}, c.model ?? "—"),
-          el(doc, "td", {}, c.hardware),
+          el(doc, "td", {}, hardwareOf(c)),
           el(doc, "td", {class: "num"}, usdCell(c)),
           el(doc, "td", {class: "num"}, jCell(c)),
           el(

@@ -523,6 +523,21 @@ describe.skipIf(!HAS_CHROMIUM)("in Chromium (playwright-core, fresh profile)", (
     await page.close();
   });
 
+  it("the select island on a Chinese page shows hardware in Chinese, as the build does", async () => {
+    const {page, problems} = await visit(`${BASE}zh/select/`);
+    await expect.poll(() => page.locator('input[name="ttft_ms"]').isDisabled()).toBe(false);
+    await page.fill('input[name="ttft_ms"]', "1");
+    await page.click('form[data-select-form] button[type="submit"]');
+    await expect.poll(() => page.locator("[data-no-recommendation]").count()).toBe(1);
+    const hardware = await page.locator("[data-excluded] td:nth-child(4)").allTextContents();
+    const cpu = hardware.filter((h) => h.startsWith("CPU"));
+    expect(cpu.length).toBeGreaterThan(0); // the shipped CPU-host runs
+    for (const h of cpu) expect(h).toMatch(/线程/);
+    expect(hardware.filter((h) => /threads/.test(h))).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("sorts and filters the index, and toggles the theme", async () => {
     const {page, problems} = await visit(BASE);
     const col = page.locator("table.index thead th").nth(8).locator("button");
