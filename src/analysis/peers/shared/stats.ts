@@ -1,6 +1,6 @@
 import {max, mean, min, std} from "../../stats/moments.ts";
 import {median, quantileNearestRank, quantileR7} from "../../stats/quantile.ts";
-import {withheldReason, type PercentileKey} from "../../stats/summarize.ts";
+import {PERCENTILE_KEYS, withheldReason, type PercentileKey} from "../../stats/summarize.ts";
 
 /**
  * The statistics peer tools print, each under the tool's own method. A `Stat` names one printed number:
@@ -100,7 +100,7 @@ export function canonicalStat(values: readonly number[], stat: Stat): {value: nu
   if (n === 0) return {value: undefined};
   // a median and the published percentiles keep the report's floors (a median needs 5 values, P90 10, P95 20,
   // P99 100): the canonical column shows what the report publishes, never a number it withholds
-  const key = stat === "median" ? "p50" : typeof stat === "object" ? PUBLISHED[stat.p] : undefined;
+  const key = stat === "median" ? "p50" : typeof stat === "object" ? PUBLISHED.get(stat.p) : undefined;
   const floor = key === undefined ? undefined : withheldReason(key, n);
   if (floor !== undefined) return {value: undefined, withheld: floor};
   if (typeof stat === "string") return {value: numpyStat(values, stat, 0)};
@@ -112,8 +112,8 @@ export function canonicalStat(values: readonly number[], stat: Stat): {value: nu
   return {value: quantileNearestRank(arr(values), p)};
 }
 
-/** The percentiles the report publishes, by p. */
-const PUBLISHED: Partial<Record<number, PercentileKey>> = {50: "p50", 90: "p90", 95: "p95", 99: "p99"};
+/** The percentiles the report publishes, by p (from PERCENTILE_KEYS: "p95" → 95). */
+const PUBLISHED: ReadonlyMap<number, PercentileKey> = new Map(PERCENTILE_KEYS.map((k) => [Number(k.slice(1)), k]));
 
 /** Relative difference |a − b| / max(|a|, |b|); 0 when both are 0. */
 export function relDiff(a: number, b: number): number {
