@@ -42,6 +42,49 @@ describe("G1 evidence integrity", () => {
     expect(r.verdict).toBe("INVALID");
   });
 
+  it("fails when only the manifest's byte count of a file is edited (its sha256 left as sealed)", async () => {
+    const files = bundleFiles(clean());
+    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string; bytes: number}[]};
+    const entry = m.files.find((f) => f.path === REQUESTS)!;
+    const real = entry.bytes;
+    entry.bytes = real + 1;
+    files["manifest.json"] = JSON.stringify(m);
+    const g = gateOf(await analyzeFiles(files), "G1");
+    expect(g.status).toBe("fail");
+    expect(g.reason).toMatch(
+      new RegExp(
+        `^digest mismatch: requests\\.jsonl has sha256 .*\\(${real} B\\), manifest says .*\\(${real + 1} B\\)$`
+      )
+    );
+  });
+
+  it("lists every mismatched file, joined by '; '", async () => {
+    const files = bundleFiles(clean());
+    files[REQUESTS] = files[REQUESTS]!.replace('"httpStatus":200', '"httpStatus":201');
+    delete files["client_metrics.jsonl"];
+    const g = gateOf(await analyzeFiles(files), "G1");
+    expect(g.reason).toMatch(/^digest mismatch: client_metrics\.jsonl is missing; requests\.jsonl has sha256 /);
+  });
+
+  it("does not count a signature beside the manifest as a file the manifest forgot", async () => {
+    const files = {...bundleFiles(clean()), "manifest.sig": "{}"};
+    const g = gateOf(await analyzeFiles(files), "G1");
+    expect(g.status).toBe("pass");
+    const stray = gateOf(await analyzeFiles({...bundleFiles(clean()), "notes.txt": "x"}), "G1");
+    expect(stray).toMatchObject({status: "warn", reason: "files not in the manifest: notes.txt"});
+  });
+
+  it("names a schema error's line and key in a manifest that does not validate", async () => {
+    const files = bundleFiles(clean());
+    const text = files["manifest.json"]!;
+    const line = text.split("\n").findIndex((l) => l.includes('"status": "complete"')) + 1;
+    files["manifest.json"] = text.replace('"status": "complete"', '"status": "compleat"');
+    const g = gateOf(await analyzeFiles(files), "G1");
+    expect(g.reason).toMatch(
+      new RegExp(`^manifest\\.json is not valid \\(line ${line}, status: .*\\): digests cannot be verified$`)
+    );
+  });
+
   it("fails when the manifest's record count of a file differs from the file's lines, digests intact", async () => {
     // 20 requests, one line each: the manifest edited to say 21 (the digest entries left as sealed)
     const files = bundleFiles(clean());

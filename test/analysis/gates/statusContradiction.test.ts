@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {statusContradiction} from "../../../src/analysis/gates/integrity.ts";
+import {integrity, statusContradiction} from "../../../src/analysis/gates/integrity.ts";
 import type {GateContext} from "../../../src/analysis/gates/types.ts";
 
 /**
@@ -63,5 +63,16 @@ describe("statusContradiction", () => {
     );
     expect(statusContradiction(ctx("interrupted", [note("interrupt")]))).toBeNull();
     expect(statusContradiction(ctx("partial", [crash]))).toBeNull();
+  });
+
+  it("only a resume note marks a crash seal, whatever another note's detail says", () => {
+    expect(statusContradiction(ctx("complete", [note("run_end", {action: "sealed_partial"})]))).toBeNull();
+  });
+
+  it("fails G1 with the contradiction as its reason when every digest holds", () => {
+    const c = {...ctx("complete", [note("run_start")]), issues: [], files: []} as unknown as GateContext;
+    const r = integrity.evaluate(c);
+    expect(r.status).toBe("fail");
+    expect(r.reason).toBe(`${PREFIX}no run_end note`);
   });
 });

@@ -65,6 +65,10 @@ describe("entries that are not regular files", () => {
         expect.objectContaining({code: "not_a_file", severity: "warning", file: "notes.txt"})
       );
       expect(r.files.map((f) => f.path)).not.toContain("notes.txt");
+      expect(r.gates.find((g) => g.id === "G1")).toMatchObject({
+        status: "warn",
+        reason: "entries that are not regular files (not read): notes.txt"
+      });
     } finally {
       rmSync(dir, {recursive: true, force: true});
     }
@@ -76,6 +80,8 @@ describe("entries that are not regular files", () => {
         writeFileSync(join(dir, name), text);
       renameSync(join(dir, "requests.jsonl"), join(dir, "kept.bak"));
       mkdirSync(join(dir, "requests.jsonl"));
+      // another entry that is not a file, reported first: the reason must be the listed file's own
+      symlinkSync("/etc/passwd", join(dir, "a-link.txt"));
       const folder = await analyzeBundle(fsBundle(dir));
       const g1 = folder.gates.find((g) => g.id === "G1")!;
       expect(g1.status).toBe("fail");
