@@ -310,6 +310,14 @@ describe("hardware page and the report's hardware section (issue 15)", () => {
     }
   });
 
+  it("names a CPU host in Chinese on every Chinese page, chart legends and comparison rows included", () => {
+    // what a reader sees (text and SVG text), not the data attributes the select island keys by the analyzer's label
+    const shows = (p: string) => /\(\d+ threads\)/.test(doc(p).documentElement.textContent ?? "");
+    expect(pages.filter((p) => p.startsWith(`${BASE}zh/`) && shows(p))).toEqual([]);
+    // the English pages do say it, so the check above is not vacuous
+    expect(pages.filter((p) => !p.startsWith(`${BASE}zh/`) && shows(p)).length).toBeGreaterThan(0);
+  });
+
   it("gives every '—' of an import's comparison and of a case suite's table its reason", () => {
     const bare: string[] = [];
     let dashes = 0;
