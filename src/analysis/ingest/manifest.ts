@@ -1,7 +1,8 @@
 import {Manifest} from "../schema/manifest.ts";
 import {FILE_NAMES} from "../schema/records.ts";
 import {issue, type Issue} from "../util/issues.ts";
-import {checkJson, jsonPath, lineAndColumn} from "../util/jsonCheck.ts";
+import {checkJson, lineAndColumn} from "../util/jsonCheck.ts";
+import {jsonPath} from "../util/zodIssues.ts";
 import {zodIssues} from "./jsonl.ts";
 
 export function parseManifest(text: string, file: string): {manifest: Manifest | null; issues: Issue[]} {

@@ -2,8 +2,10 @@
  * A strict RFC 8259 reading of a JSON text for what JSON.parse does not say: where a rejected text goes wrong
  * (V8's "Unexpected token" messages carry no position) and which object names repeat (JSON.parse keeps the
  * last value without a word, so `{"outcome": "error", "outcome": "success"}` reads as a success). One pass,
- * no recursion (depth is a stack of flags), about the cost of JSON.parse itself.
+ * no recursion (depth is a stack of frames); it costs 2–5× JSON.parse, so it runs on small files and on the
+ * failure path only. Paths are written as util/zodIssues.ts's jsonPath writes them.
  */
+import {jsonPath} from "./zodIssues.ts";
 
 /** A name repeated inside one object: its JSON path ("$.files[2].path") and the offset of the repeat. */
 export interface DuplicateKey {
@@ -45,15 +47,7 @@ class Fail extends Error {
 const describe = (text: string, i: number) =>
   i >= text.length ? "the end of the text" : JSON.stringify(String.fromCodePoint(text.codePointAt(i)!));
 
-const memberPath = (path: string, name: string) =>
-  /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
-
-/** The path checkJson names a value by, from a path's segments (zod's issue path, say). */
-export function jsonPath(segments: readonly PropertyKey[]): string {
-  let path = "$";
-  for (const s of segments) path = typeof s === "number" ? `${path}[${s}]` : memberPath(path, String(s));
-  return path;
-}
+const memberPath = (path: string, name: string) => jsonPath([name], path);
 
 /** The scanner's tokens: each reads at `i` and leaves `i` after what it read, or throws Fail at the fault. */
 class Scanner {

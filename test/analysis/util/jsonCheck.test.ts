@@ -1,7 +1,8 @@
 import {describe, expect, it} from "vitest";
 
 import {parseManifest} from "../../../src/analysis/ingest/manifest.ts";
-import {checkJson, jsonPath, lineAndColumn} from "../../../src/analysis/util/jsonCheck.ts";
+import {checkJson, lineAndColumn} from "../../../src/analysis/util/jsonCheck.ts";
+import {jsonPath} from "../../../src/analysis/util/zodIssues.ts";
 
 /** The offset and what was expected, as checkJson reports a fault (null when the text is JSON). */
 const fault = (text: string) => {

@@ -5,6 +5,7 @@
  * The pass is a character loop (about 1 ns per character), so a result file of hundreds of MB costs well
  * under a second; it decides whether the slower exact parse (a reviver on every value) is needed at all.
  */
+import {lineAndColumn} from "../../util/jsonCheck.ts";
 
 /** Deeper than any result file of a benchmark tool (GuideLLM's reports nest about ten levels). */
 export const MAX_JSON_DEPTH = 64;
@@ -65,13 +66,8 @@ export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonScan {
 
 /** "line L column C" of an offset (1-based), for messages. */
 export function lineColumn(text: string, offset: number): string {
-  let line = 1;
-  let last = -1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    last = i;
-  }
-  return `line ${line} column ${offset - last}`;
+  const {line, column} = lineAndColumn(text, offset);
+  return `line ${line} column ${column}`;
 }
 
 /** A short, printable excerpt of untrusted text for a one-line message (control characters escaped). */
