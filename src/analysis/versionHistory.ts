@@ -128,8 +128,8 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "运行配置 hardware 段中目录不认识的卡或价格 id 会在其所在行给出警告（collect 在运行前拒绝），而不是被静默忽略。"
       },
       {
-        en: "G1 fails more hand-edited bundles: a manifest that lists a file twice, repeats a name inside one object (JSON.parse kept the last), states a configSha256 other than the config's listed digest, or a load point whose value no longer matches its id; JSONL lines ending in CR LF. Its reason names the manifest's fault at its line, and a listed file that is a folder or a link is named so instead of missing.",
-        zh: "G1 对更多被手工改动的证据包判为不通过：清单重复列出同一文件、同一对象中重复出现同名键（JSON.parse 会保留后者）、configSha256 与清单所列配置摘要不符、负载点的值与其 id 不再一致；JSONL 行以 CR LF 结尾。其原因会指出清单的错误所在行；清单所列文件若是目录或符号链接，会如实说明而不是称其缺失。"
+        en: "G1 fails more hand-edited bundles: a manifest that lists a file twice, repeats a name inside one object (JSON.parse kept the last), states a configSha256 other than the config's listed digest, or a load point whose value no longer matches its id; a JSONL record that repeats a name (at its line and column), or JSONL lines ending in CR LF. Its reason names the manifest's fault at its line, and a listed file that is a folder or a link is named so instead of missing.",
+        zh: "G1 对更多被手工改动的证据包判为不通过：清单重复列出同一文件、同一对象中重复出现同名键（JSON.parse 会保留后者）、configSha256 与清单所列配置摘要不符、负载点的值与其 id 不再一致；JSONL 记录中重复出现同名键（指出其行与列），或 JSONL 行以 CR LF 结尾。其原因会指出清单的错误所在行；清单所列文件若是目录或符号链接，会如实说明而不是称其缺失。"
       }
     ]
   }

@@ -1,6 +1,6 @@
 import type {z} from "zod";
 
-import {checkJson} from "../util/jsonCheck.ts";
+import {checkJson, type DuplicateKey} from "../util/jsonCheck.ts";
 import {issue, type Issue} from "../util/issues.ts";
 import {MAX_LINE_CHARS, type Oversized} from "../util/lines.ts";
 import {dottedPath} from "../util/zodIssues.ts";
@@ -22,6 +22,17 @@ export function zodIssues(file: string, line: number, error: z.ZodError): Issue[
 function jsonFailure(text: string, e: Error): string {
   const at = checkJson(text, 0).error;
   return at === null ? e.message : `${at.message} (column ${at.offset + 1})`;
+}
+
+/**
+ * The first name a record's object gives twice (JSON.parse keeps the last without a word), or null. A line that
+ * is exactly JSON.stringify of what it parsed to has none — stringify never writes a name twice — so the strict
+ * reader (2–5× the parse) runs only on lines not written that way: every shipped record is, and a hand-edited
+ * one (spaces, reordered escapes) costs the strict reading.
+ */
+function repeatedName(text: string, value: unknown): DuplicateKey | null {
+  if (JSON.stringify(value) === text) return null;
+  return checkJson(text, 1).duplicates[0] ?? null;
 }
 
 /**
@@ -82,6 +93,23 @@ export class JsonlValidator<T extends {seq: number}> {
         issues: [issue("error", "json", this.#file, `invalid JSON: ${jsonFailure(text, e as Error)}`, this.#line)]
       };
       this.#expectedSeq = null; // its seq is unknown: accept whatever follows
+      return undefined;
+    }
+    const repeated = repeatedName(text, value);
+    if (repeated !== null) {
+      this.#add(
+        issue(
+          "error",
+          "duplicate_key",
+          this.#file,
+          `"${repeated.path}" is given twice (column ${repeated.offset + 1}); the reader would keep the last`,
+          this.#line
+        )
+      );
+      // which seq is meant is unknown where seq itself repeats: accept whatever follows, as after a bad line
+      const seq = (value as {seq?: unknown} | null)?.seq;
+      if (repeated.path === "$.seq") this.#expectedSeq = null;
+      else if (typeof seq === "number" && Number.isInteger(seq)) this.#checkSeq(seq);
       return undefined;
     }
     const parsed = this.#schema.safeParse(value);

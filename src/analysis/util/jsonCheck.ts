@@ -2,8 +2,8 @@
  * A strict RFC 8259 reading of a JSON text for what JSON.parse does not say: where a rejected text goes wrong
  * (V8's "Unexpected token" messages carry no position) and which object names repeat (JSON.parse keeps the
  * last value without a word, so `{"outcome": "error", "outcome": "success"}` reads as a success). One pass,
- * no recursion (depth is a stack of frames); it costs 2–5× JSON.parse, so it runs on small files and on the
- * failure path only. Paths are written as util/zodIssues.ts's jsonPath writes them.
+ * no recursion (depth is a stack of frames); it costs 2–5× JSON.parse, so it runs on small files, on the
+ * failure path and on JSONL lines not in JSON.stringify's form (ingest/jsonl.ts) only. Paths are written as util/zodIssues.ts's jsonPath writes them.
  */
 import {jsonPath} from "./zodIssues.ts";
 

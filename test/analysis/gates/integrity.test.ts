@@ -158,6 +158,25 @@ describe("G1 evidence integrity", () => {
     expect(crlf[0]).toMatchObject({file: REQUESTS, line: 1});
   });
 
+  it("fails when a record gives a name twice, digests resealed to match (JSON.parse would keep the last)", async () => {
+    const files = bundleFiles(clean());
+    const lines = files[REQUESTS]!.split("\n");
+    // the third record gains a second httpStatus: a reader keeping the first sees a 500, JSON.parse the 200
+    lines[2] = lines[2]!.replace(/^\{/, '{"httpStatus":500,');
+    files[REQUESTS] = lines.join("\n");
+    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string; sha256: string; bytes: number}[]};
+    const entry = m.files.find((f) => f.path === REQUESTS)!;
+    entry.sha256 = createHash("sha256").update(files[REQUESTS]!).digest("hex");
+    entry.bytes = Buffer.byteLength(files[REQUESTS]!);
+    files["manifest.json"] = JSON.stringify(m);
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("fail");
+    expect(r.verdict).toBe("INVALID");
+    const repeated = r.issues.filter((i) => i.code === "duplicate_key");
+    expect(repeated).toEqual([expect.objectContaining({file: REQUESTS, line: 3, severity: "error"})]);
+    expect(repeated[0]!.message).toContain('"$.httpStatus" is given twice');
+  });
+
   it("fails when a file the manifest declares is missing", async () => {
     const files = bundleFiles(clean());
     delete files["client_metrics.jsonl"];

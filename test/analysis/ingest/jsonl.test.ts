@@ -62,4 +62,56 @@ describe("JSONL validation", () => {
   it("a blank line inside a file is an error", () => {
     expect(run('{"seq":0,"v":1}\n\n{"seq":1,"v":1}\n').issues).toMatchObject([{code: "blank_line", line: 2}]);
   });
+
+  describe("a name given twice in one record", () => {
+    const Open = z.object({seq: z.number().int(), v: z.number()}).loose();
+
+    function runOpen(text: string) {
+      const v = new JsonlValidator("f.jsonl", Open);
+      const out: unknown[] = [];
+      for (const line of text.split("\n").slice(0, -1)) {
+        const r = v.line(line);
+        if (r) out.push(r);
+      }
+      v.finish(true);
+      return {records: out, issues: v.issues};
+    }
+
+    it("is an error at its line and column, and the record is not read (JSON.parse would keep the last)", () => {
+      // the repeated "v" opens at the 16th character: {"seq":0,"v":1, is 15 characters
+      const {records, issues} = runOpen('{"seq":0,"v":1,"v":2}\n{"seq":1,"v":3}\n');
+      expect(records).toEqual([{seq: 1, v: 3}]);
+      expect(issues).toEqual([
+        expect.objectContaining({severity: "error", code: "duplicate_key", file: "f.jsonl", line: 1})
+      ]);
+      expect(issues[0]!.message).toBe('"$.v" is given twice (column 16); the reader would keep the last');
+    });
+
+    it("is found inside nested objects and in lines not written by JSON.stringify (spaces)", () => {
+      const nested = runOpen('{"seq":0,"v":1,"o":{"a":1,"a":1}}\n');
+      expect(nested.issues.map((i) => [i.code, i.line])).toEqual([["duplicate_key", 1]]);
+      expect(nested.issues[0]!.message).toContain('"$.o.a" is given twice (column 27)');
+      const spaced = runOpen('{ "seq": 0, "v": 1, "v": 2 }\n');
+      expect(spaced.issues[0]!.message).toContain('"$.v" is given twice (column 21)');
+    });
+
+    it("does not refuse a line written with spaces or escapes that repeats no name", () => {
+      const {records, issues} = runOpen('{ "seq": 0, "v": 1.50, "s": "\\u0041" }\n{"seq":1,"v":2}\n');
+      expect(issues).toEqual([]);
+      expect(records).toEqual([
+        {seq: 0, v: 1.5, s: "A"},
+        {seq: 1, v: 2}
+      ]);
+    });
+
+    it("keeps checking the sequence after it, unless seq itself is the repeated name", () => {
+      const other = runOpen('{"seq":0,"v":1}\n{"seq":1,"v":1,"v":2}\n{"seq":3,"v":1}\n');
+      expect(other.issues.map((i) => [i.code, i.line])).toEqual([
+        ["duplicate_key", 2],
+        ["seq", 3]
+      ]);
+      const seq = runOpen('{"seq":0,"v":1}\n{"seq":1,"seq":7,"v":1}\n{"seq":2,"v":1}\n');
+      expect(seq.issues.map((i) => [i.code, i.line])).toEqual([["duplicate_key", 2]]);
+    });
+  });
 });
