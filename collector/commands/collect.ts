@@ -49,7 +49,7 @@ export interface CollectCliOptions {
   startAt?: string;
   /** Issue 17: run N shards as child processes on this host and merge them. */
   workers?: string;
-  /** Issue 17: the folder every shard can read, where they meet before each phase after the first measured one. */
+  /** Issue 17: the folder every shard can read, where they meet before the first measured phase and each after it. */
   barrierDir?: string;
   /** Issue 17: how long a shard waits at the barrier for the others (seconds). */
   barrierTimeoutS?: string;
@@ -372,7 +372,7 @@ export function register(program: Command): void {
     )
     .option(
       "--barrier-dir <dir>",
-      "sharded runs: a folder every shard can read; the shards meet there before each phase after the first measured one and start it together"
+      "sharded runs: a folder every shard can read; the shards meet there before the first measured phase and each phase after it, and start it together"
     )
     .option(
       "--barrier-timeout-s <s>",

@@ -103,7 +103,7 @@ export async function workersCommand(
   io.err.info(
     `${n} workers: shards in ${shardsDir}, measured load from ${new Date(Number(startAt) || Date.parse(startAt)).toISOString()}`
   );
-  // every phase after the first measured one starts together on all shards (collector/run/barrier.ts)
+  // the first measured phase and every phase after it start together on all shards (collector/run/barrier.ts)
   const ownBarrier = o.barrierDir === undefined ? join(shardsDir, `.barrier-${fx.pid}-${startAt}`) : null;
   const barrierDir = o.barrierDir ?? ownBarrier!;
   const args = {

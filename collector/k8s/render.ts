@@ -25,7 +25,7 @@ export interface RenderInput {
 
 /**
  * The container's command line: exactly what every pod runs. On a shared (ReadWriteMany) volume the pods
- * also meet before each phase after the first measured one (`--barrier-dir`), in a folder of this Job's own
+ * also meet before the first measured phase and each phase after it (`--barrier-dir`), in a folder of this Job's own
  * (Kubernetes expands `$(JOB_UID)` from the pod's env: the Job's uid, new each time the Job is created, so a
  * re-applied manifest never meets the files of an earlier attempt); a pod-local emptyDir has no folder they
  * all see, so there the later phases start when each pod's previous one ends (G32 judges the spread).

@@ -1,6 +1,6 @@
 /**
- * A phase barrier for the shards of one experiment (issue 17): before each phase after the first measured one,
- * every shard says it is ready in a folder all shards can read (a local folder for `collect --workers`, the
+ * A phase barrier for the shards of one experiment (issue 17): before the first measured phase (then also
+ * held until --start-at) and each phase after it, every shard says it is ready in a folder all shards can read (a local folder for `collect --workers`, the
  * shared volume on Kubernetes) and waits until all N have; then each starts at the same wall time, derived
  * by every shard alike from the files: the last ready time plus a margin for the others to see it. Without
  * it a multi-point run's later phases start when each shard's previous phase happens to end, so the shards

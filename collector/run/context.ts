@@ -79,7 +79,7 @@ export interface BarrierOptions {
 export interface ShardRun {
   slice: Slice;
   startAtMs: number | null;
-  /** Where the shards meet before each phase after the first measured one (`--barrier-dir`), or null: no barrier. */
+  /** Where the shards meet before the first measured phase and each after it (`--barrier-dir`), or null: no barrier. */
   barrier?: BarrierOptions | null;
 }
 

@@ -71,7 +71,9 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
     samplers = startTelemetry(c, writer, probe, anchors);
     // a search's probe joins the draft manifest before it runs, so a crashed run's seal lists it
     // a shard warms up, then waits for the experiment's start time: the measured phases start together;
-    // every phase after that starts together again at the shards' barrier, where one is given
+    // every phase after that starts together again at the shards' barrier, where one is given. With a barrier
+    // the first measured phase meets there too, so a shard that came after the start time (a slow start-up on
+    // a busy host, a pod scheduled late) holds the others back instead of starting apart from them
     let started = false;
     const beforePhase: BeforePhase | null =
       shard === null
@@ -80,6 +82,7 @@ export async function runExperiment(c: RunContext): Promise<CollectOutcome> {
             if (!started) {
               if (phase !== "measure") return;
               started = true;
+              await barrier?.wait({point, repeat, phase});
               return waitForStart(c, writer, shard);
             }
             await barrier?.wait({point, repeat, phase});

@@ -42,8 +42,8 @@ interface PointsRun {
   /** A search probe's measured records, kept while it runs (bounded by the probe's request count). */
   capture: {point: string; records: Omit<RequestRecord, "seq">[]} | null;
   /**
-   * Awaited before each phase (a shard waits before its first measured phase for the experiment's start
-   * time, and before every phase after it at the shards' barrier).
+   * Awaited before each phase (a shard waits before its first measured phase at the shards' barrier, where
+   * one is given, and for the experiment's start time; before every phase after it at the barrier).
    */
   beforePhase: BeforePhase | null;
 }

@@ -148,13 +148,27 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
     // Stated tolerance: 2 ms (10 % of the server's 20 ms). Counted from the send, sharding must not change
     // what the server took; counted from the schedule, the 4 shard processes (on 2 cores here) may add
     // only the dispatch lag the bundles record for them: that lateness is evidence, judged by G6 and G21.
+    // Where a client was itself short of CPU (G6 warns: a busy machine, where 4 processes wait for a core
+    // longer than 1 does) its first tokens were read late by up to its recorded loop delay: the tolerance
+    // widens by the worst loop-delay p99 those bundles recorded, and stays 2 ms where every client was healthy.
     const lag = (r: Row) => ms(r.tDispMs) - ms(r.tSchedMs);
     const extraLag = Math.max(0, medianOf(b, lag) - medianOf(a, lag));
+    const healthy = gate(a, "G6").status === "pass" && gate(b, "G6").status === "pass";
+    const loopP99 = (dir: string) =>
+      Math.max(
+        0,
+        ...readJsonl<{kind: string; loopDelayP99Ms?: number | null}>(join(dir, "client_metrics.jsonl"))
+          .filter((x) => x.kind === "loop")
+          .map((x) => x.loopDelayP99Ms ?? 0)
+      );
+    const slack = healthy ? 0 : Math.max(...[wholeDir, ...shardDirs].map(loopP99));
     for (const id of ["ttftMs", "e2eMs"] as const) {
       const fromSend = (r: Row) => ms(r[id]) - lag(r);
-      expect(Math.abs(medianOf(a, fromSend) - medianOf(b, fromSend)), `${id} from the send`).toBeLessThanOrEqual(2);
+      const sendDiff = Math.abs(medianOf(a, fromSend) - medianOf(b, fromSend));
+      expect(sendDiff, `${id} from the send (client slack ${slack} ms)`).toBeLessThanOrEqual(2 + slack);
       const fromSchedule = (r: Row) => ms(r[id]);
-      expect(Math.abs(medianOf(a, fromSchedule) - medianOf(b, fromSchedule)), id).toBeLessThanOrEqual(2 + extraLag);
+      const schedDiff = Math.abs(medianOf(a, fromSchedule) - medianOf(b, fromSchedule));
+      expect(schedDiff, `${id} (client slack ${slack} ms)`).toBeLessThanOrEqual(2 + extraLag + slack);
     }
     expect(p50(b, "ttft_ms")).toBe(medianOf(b, (r) => ms(r.ttftMs)));
     expect(b.load_points[0]!.n).toBe(40);
@@ -293,6 +307,8 @@ describe("collect --workers N (issue 17)", () => {
     // Closed loop, 2 streams (1 per shard), 21 requests of ~220 ms in each of 2 repeats: shard 0 sends 11,
     // shard 1 10, so shard 0 ends each repeat ~220 ms later. Without the barrier repeat 1 would start that far
     // apart (G32's tolerance is 100 ms); with it, both start repeat 1's warmup and measured phase together.
+    // Repeat 0's measured phase meets there too: on a busy machine one child's start-up can outlast the 6 s
+    // given (once 450 ms apart, with a mutation run beside), and the other then waits for it.
     const cfg = twoRepeats("workers.yaml");
     const out = join(t.dir, "workers");
     const startAt = String(Date.now() + 6000);
@@ -318,6 +334,7 @@ describe("collect --workers N (issue 17)", () => {
     );
     for (const b of barriers)
       expect(b.map((n) => [n.repeat, n.detail.phase])).toEqual([
+        [0, "measure"],
         [1, "warmup"],
         [1, "measure"]
       ]);
@@ -327,7 +344,8 @@ describe("collect --workers N (issue 17)", () => {
 
 describe("a shard killed outright (issue 17)", () => {
   it("its peer takes it as gone once its heartbeat stands still, and does not wait out the barrier timeout", async () => {
-    // 2 shards, closed loop 1 stream each, 2 repeats of 21 requests of ~220 ms: repeat 1 starts at a barrier.
+    // 2 shards, closed loop 1 stream each, 2 repeats of 21 requests of ~220 ms: each measured phase and repeat
+    // 1's warmup start at a barrier.
     // Shard 1 is SIGKILLed 1 s into repeat 0, so it writes no `left` marker. Barrier timeout 60 s: the silence
     // window is a quarter of it (15 s), so shard 0 goes on at about 15 s, not 60.
     const cfg = twoRepeats("killed.yaml");
@@ -343,23 +361,48 @@ describe("a shard killed outright (issue 17)", () => {
     const [first, second] = [shard(0), shard(1)];
     await new Promise((r) => setTimeout(r, startAt + 1000 - Date.now()));
     second.kill("SIGKILL"); // a process this test started
+    const killedAtMs = Date.now();
     expect((await second.exit).signal).toBe("SIGKILL");
     const {code} = await first.exit;
     expect([0, 4], first.stderr()).toContain(code);
-    const notes = readJsonl<{event?: string; repeat: number | null; detail: Record<string, unknown>}>(
+    const log = readJsonl<{event?: string; tNs: number; repeat: number | null; detail: Record<string, unknown>}>(
       join(lastLine(first.stdout()), "client_metrics.jsonl")
-    ).filter((n) => n.event?.startsWith("barrier"));
+    );
+    const notes = log.filter((n) => n.event?.startsWith("barrier"));
+    // both met before repeat 0's measured phase, before the kill; at repeat 1 shard 0 waited alone
     expect(notes.map((n) => [n.event, n.repeat, n.detail.phase, n.detail.reason, n.detail.missing])).toEqual([
+      ["barrier", 0, "measure", undefined, undefined],
       ["barrier_timeout", 1, "warmup", "silent", [1]]
     ]);
-    // it watched shard 1's beat stand still for the window, and gave up long before the timeout
-    expect(notes[0]!.detail.waitedMs as number).toBeGreaterThanOrEqual(15_000 - 50);
-    expect(notes[0]!.detail.waitedMs as number).toBeLessThan(40_000);
+    // it watched shard 1's beat stand still for the 15 s window, timed from the last change it saw (the watch
+    // began at repeat 0's barrier; the last beat came at most one 2 s beat interval before the kill), and gave
+    // up long before the timeout
+    const anchor = log.find((n) => n.event === "clock_anchor")!;
+    const gaveUpAtMs = Date.parse(anchor.detail.wall as string) + (notes[1]!.tNs - anchor.tNs) / 1e6;
+    expect(gaveUpAtMs - killedAtMs).toBeGreaterThanOrEqual(15_000 - 2_000 - 100);
+    expect(gaveUpAtMs - killedAtMs).toBeLessThan(40_000);
+    expect(notes[1]!.detail.waitedMs as number).toBeLessThan(40_000);
     expect(first.stderr()).toMatch(
       /shard 1 stopped beating \(killed, or its host lost\); starting without the barrier/
     );
   }, 90_000);
 });
+
+/** Waits until `n` shard bundles under `dir` have logged their start (the `start_at` note of their first measured phase). */
+async function shardsStarted(dir: string, n: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const logs = existsSync(dir)
+      ? readdirSync(dir)
+          .map((d) => join(dir, d, "client_metrics.jsonl"))
+          .filter((f) => existsSync(f))
+      : [];
+    const started = logs.filter((f) => readFileSync(f, "utf8").includes('"event":"start_at"')).length;
+    if (started >= n) return;
+    if (Date.now() > deadline) throw new Error(`${started} of ${n} shards logged their start within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe("collect --workers N, stopped by Ctrl-C (issue 17)", () => {
   it("passes one interrupt to each shard, which lets its in-flight requests finish and seals what it captured", async () => {
@@ -373,7 +416,10 @@ describe("collect --workers N, stopped by Ctrl-C (issue 17)", () => {
       {},
       {group: true}
     );
-    await new Promise((r) => setTimeout(r, startAt + 1500 - Date.now()));
+    // 1.5 s into the measured phase: on a busy machine a child's start-up can outlast the 5 s given, and the
+    // other then waits for it at the barrier, so the phase starts when both have logged their start
+    await shardsStarted(join(out, "shards"), 2);
+    await new Promise((r) => setTimeout(r, 1500));
     process.kill(-child.pid, "SIGINT"); // the group of the process this test started
     const {code} = await child.exit;
     const stdout = child.stdout();
@@ -427,6 +473,42 @@ describe("shards as a Kubernetes Indexed Job runs them (issue 17)", () => {
     );
     expect(g32.evidence.worstSkewMs as number).toBeGreaterThan(2000);
     expect(r.verdict).not.toBe("VALID");
+  }, 90_000);
+
+  it("with a barrier folder they share, the shards in time wait for the late one and all start together", async () => {
+    const cfg = writeConfig(t.dir, "late-barrier.yaml", config());
+    const startAt = new Date(Date.now() + 5000).toISOString();
+    const args = [
+      "collect",
+      "--config",
+      cfg,
+      "--out",
+      join(t.dir, "late-barrier"),
+      "--no-progress",
+      "--shards",
+      "2",
+      "--start-at",
+      startAt,
+      "--barrier-dir",
+      join(t.dir, "late-barrier-meet")
+    ];
+    const first = run(args, {JOB_COMPLETION_INDEX: "0"});
+    // as above, the second pod is scheduled 2 s after the start time; this time the first waits for it
+    await new Promise((r) => setTimeout(r, Date.parse(startAt) + 2000 - Date.now()));
+    const second = run(args, {JOB_COMPLETION_INDEX: "1"});
+    const dirs = (await Promise.all([first, second])).map((s) => lastLine(s.stdout));
+    // both began more than 2 s after the start time: the one that came in time too, held at the barrier
+    for (const d of dirs) expect(manifestOf(d).shard!.startLateNs!).toBeGreaterThan(2e9);
+    const met = readJsonl<{event: string; repeat: number | null; detail: {phase: string; waitedMs: number}}>(
+      join(dirs[0]!, "client_metrics.jsonl")
+    ).filter((n) => n.event === "barrier");
+    expect(met.map((n) => [n.repeat, n.detail.phase])).toEqual([[0, "measure"]]);
+    expect(met[0]!.detail.waitedMs).toBeGreaterThan(1500);
+    const merged = await run(["merge", ...dirs, "--out", join(t.dir, "late-barrier-merged")]);
+    const r = await analyzeBundle(fsBundle(lastLine(merged.stdout)));
+    const g32 = gate(r, "G32");
+    expect(g32.status, g32.reason).toBe("pass");
+    expect(g32.evidence.worstSkewMs as number).toBeLessThan(100);
   }, 90_000);
 
   it("--shards takes the index from JOB_COMPLETION_INDEX and refuses to guess without it", async () => {
