@@ -51,5 +51,10 @@ describe("public real files (aggregates only, or a sample)", () => {
     expect(rows.filter((r) => r.finding)).toEqual([]);
     // 0.3's request_totals sit on the benchmark, not under metrics
     expect(rows.find((r) => r.metric === "request_totals.successful")!.reported).toBe(46);
+    // the file states no target load: an unknown point, judged not evaluable (G5) — not a manifest at fault (G1)
+    expect(run.loadPoints.map((p) => p.id)).toEqual(["concurrency-unknown"]);
+    expect(report.gates.find((g) => g.id === "G1")!.status).toBe("pass");
+    expect(report.gates.find((g) => g.id === "G5")!.status).toBe("not_evaluable");
+    expect(report.verdict).toBe("INCONCLUSIVE");
   });
 });

@@ -143,6 +143,19 @@ describe("G1 evidence integrity", () => {
     });
   });
 
+  it("takes `<mode>-unknown` as an id only from an importer (a load the source file does not state)", async () => {
+    const files = bundleFiles(clean());
+    const m = JSON.parse(files["manifest.json"]!) as {loadPoints: {id: string}[]; provenance: {kind: string}};
+    expect(m.provenance.kind).not.toBe("imported");
+    m.loadPoints[0]!.id = "concurrency-unknown"; // a collector always knows the load it drove
+    files["manifest.json"] = JSON.stringify(m);
+    const r = await analyzeFiles(files);
+    expect(gateOf(r, "G1").status).toBe("fail");
+    expect(r.issues.find((i) => i.code === "manifest_point_id")?.message).toBe(
+      'load point "concurrency-unknown" says mode concurrency, value 1: its id would be "concurrency-1"'
+    );
+  });
+
   it("fails when a JSONL file's lines end in CR LF, digests resealed to match", async () => {
     const files = bundleFiles(clean());
     files[REQUESTS] = files[REQUESTS]!.replaceAll("\n", "\r\n");
