@@ -1,6 +1,5 @@
-import {docValues} from "../shared/parse.ts";
 import type {Claim, Doc} from "../shared/types.ts";
-import {vllmLikeShape} from "../vllm/format.ts";
+import {allOfFlavor} from "../vllm/format.ts";
 
 /**
  * SGLang `bench_serving` JSONL: one JSON object per line, one line per run (several request rates may
@@ -9,9 +8,7 @@ import {vllmLikeShape} from "../vllm/format.ts";
  * The shape is vLLM's (`../vllm/format.ts`); the keys above tell the two apart.
  */
 export function detectSglang(docs: readonly Doc[]): Claim | null {
-  const files = docs
-    .filter((d) => d.kind !== "yaml" && docValues(d).every(({value}) => vllmLikeShape(value) === "sglang"))
-    .map((d) => d.name);
+  const files = docs.filter((d) => allOfFlavor(d, "sglang")).map((d) => d.name);
   return files.length ? {tool: "sglang", files, shape: "SGLang bench_serving JSONL"} : null;
 }
 

@@ -1,6 +1,6 @@
 import {z} from "zod";
 
-import {docValues, isObject} from "../shared/parse.ts";
+import {isObject} from "../shared/parse.ts";
 import {parseStat} from "../shared/stats.ts";
 import type {Claim, Doc} from "../shared/types.ts";
 
@@ -35,7 +35,7 @@ const intArray = z.array(z.number().int().nonnegative().nullable());
  * The run-level numbers besides `<stat>_<metric>_ms`: counts, token totals, rates. vLLM and SGLang write each
  * as a JSON number (Python's NaN or Infinity, read as null, where a statistic had no values).
  */
-const RUN_NUMBERS = new Set([
+export const RUN_NUMBERS = new Set([
   "total_input_tokens",
   "total_output_tokens",
   "total_input",
@@ -116,6 +116,42 @@ export const ARRAYS = [
   "start_times"
 ] as const;
 
+/** One result object of a file: its value, where it is (for messages) and how a message names it. */
+export interface RunValue {
+  value: unknown;
+  /** Prefix of the JSON path: `line 3 ` in JSON Lines, else empty. */
+  where: string;
+  /** The JSON path of the object: `$`, or `$[1]` in an array. */
+  base: string;
+  /** `file`, `file line 3` or `file [1]`. */
+  label: string;
+}
+
+/**
+ * The result objects of a file: the object of a JSON file, each line of JSON Lines, or each element of a JSON
+ * array. `vllm bench sweep` writes, per parameter combination, a summary.json that is the list of its runs'
+ * results (the run=N.json objects, each with run_number and the swept parameters added).
+ */
+export function runValues(doc: Doc): RunValue[] {
+  if (doc.kind === "jsonl")
+    return doc.lines.map((l) => ({
+      value: l.value,
+      where: `line ${l.line} `,
+      base: "$",
+      label: `${doc.name} line ${l.line}`
+    }));
+  if (Array.isArray(doc.value))
+    return doc.value.map((value, i) => ({value, where: "", base: `$[${i}]`, label: `${doc.name} [${i}]`}));
+  return [{value: doc.value, where: "", base: "$", label: doc.name}];
+}
+
+/** Whether every result object of a file (at least one) has the flavour's shape. */
+export const allOfFlavor = (doc: Doc, flavor: Flavor): boolean => {
+  if (doc.kind === "yaml") return false;
+  const values = runValues(doc);
+  return values.length > 0 && values.every(({value}) => vllmLikeShape(value) === flavor);
+};
+
 /** Which flavour a JSON value looks like, by shape; null when it is neither. */
 export function vllmLikeShape(v: unknown): Flavor | null {
   if (!isObject(v) || !("duration" in v)) return null;
@@ -160,14 +196,13 @@ export function vllmMaybeChat(aggregates: Record<string, unknown>): boolean {
 /**
  * vLLM `bench serve --save-result` (formerly `benchmarks/benchmark_serving.py`): the 2024 schema
  * (`*_latency_ms`, per-request `ttfts`/`itls`, no latencies) and the 2025+ schema (`*_e2el_ms`, `failed`,
- * `latencies` always, `start_times`/`ttfts`/`itls` with --save-detailed), one JSON object or JSON Lines.
+ * `latencies` always, `start_times`/`ttfts`/`itls` with --save-detailed), one JSON object, JSON Lines, or the
+ * array of a `vllm bench sweep` summary.json.
  */
 export function detectVllm(docs: readonly Doc[]): Claim | null {
-  const files = docs
-    .filter((d) => d.kind !== "yaml" && docValues(d).every(({value}) => vllmLikeShape(value) === "vllm"))
-    .map((d) => d.name);
+  const files = docs.filter((d) => allOfFlavor(d, "vllm")).map((d) => d.name);
   return files.length ? {tool: "vllm", files, shape: "vLLM save-result JSON"} : null;
 }
 
 export const VLLM_EXPECTED =
-  'vLLM --save-result: a JSON object (or JSON Lines of them) with "duration", "completed" and "<stat>_ttft_ms" keys, optionally per-request arrays ttfts/itls/latencies';
+  'vLLM --save-result: a JSON object (or JSON Lines of them, or the array of them a vllm bench sweep summary.json holds) with "duration", "completed" and "<stat>_ttft_ms" keys, optionally per-request arrays ttfts/itls/latencies';

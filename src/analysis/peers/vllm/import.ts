@@ -2,7 +2,6 @@ import {min} from "d3-array";
 
 import type {LoadPoint} from "../../schema/manifest.ts";
 import type {RequestRecord, SourceRecord} from "../../schema/records.ts";
-import {appendAll} from "../../util/append.ts";
 import {
   chunkEvents,
   isoFromLocal,
@@ -12,25 +11,11 @@ import {
   sToNs,
   sourceRecord
 } from "../shared/build.ts";
-import {docValues, jsonSafe, validate} from "../shared/parse.ts";
+import {jsonSafe} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, PeerTool, Result} from "../shared/types.ts";
-import {ARRAYS, VLLM_CHAT_TTFT_CAVEAT, VllmLikeRun, vllmLikeShape, vllmMaybeChat, type Flavor} from "./format.ts";
-
-function alignErrors(run: VllmLikeRun, file: string, where: string): PeerError[] {
-  const n = run.ttfts?.length;
-  if (n === undefined) return [];
-  const errors: PeerError[] = [];
-  for (const k of ARRAYS) {
-    const a = run[k];
-    if (a !== undefined && a.length !== n)
-      errors.push({
-        file,
-        path: `${where}$.${k}`,
-        expected: `an array of ${n} entries (one per request, index-aligned with ttfts), got ${a.length}`
-      });
-  }
-  return errors;
-}
+import {commonSettings, conditionOf, conditionText, modelOf, serverVersions, type Condition} from "./condition.ts";
+import {VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat, type Flavor, type VllmLikeRun} from "./format.ts";
+import {readRuns, type ParsedRun} from "./runs.ts";
 
 function pointOf(run: VllmLikeRun): LoadPoint {
   const rate = typeof run.request_rate === "number" ? run.request_rate : Number(run.request_rate ?? "inf");
@@ -69,7 +54,10 @@ function mapRequests(
     const err = run.errors?.[i] ?? "";
     const ttft = ttfts[i] ?? null;
     const gaps = run.itls?.[i] ?? [];
-    const ok = err === "" && ttft !== null && (ttft > 0 || gaps.length > 0);
+    // the tool's verdict is its error string: empty means its client saw HTTP 200 and the stream's end
+    // (`success`), tokens or not; a token came when it set a first-token time or timed a gap after one
+    const failed = err !== "";
+    const ok = !failed && ttft !== null && (ttft > 0 || gaps.length > 0);
     const disp = starts ? sToNs(starts[i]! - t0) : 0;
     const latency = run.latencies?.[i];
     const outTokens = run.output_lens?.[i] ?? null;
@@ -89,14 +77,16 @@ function mapRequests(
         timeBase: starts ? "run" : "request",
         tDispNs: disp,
         tEndNs: latency === undefined ? null : disp + sToNs(latency),
+        // an answer without any token and without an error is written as what it was (HTTP 200, no token
+        // event, no error): InferScope's derivation judges it (empty_output); the tool counted it completed
         events: ok ? chunkEvents(disp + sToNs(ttft), gaps.map(sToNs)) : [],
         eventCoverage: "token_chunks",
-        httpStatus: ok ? 200 : null,
-        transportError: ok ? null : "other",
-        errorMessage: ok ? null : err === "" ? "no chunk received" : err.slice(0, 4096),
+        httpStatus: failed ? null : 200,
+        transportError: failed ? "other" : null,
+        errorMessage: failed ? err.slice(0, 4096) : null,
         usage: {
           promptTokens: run.input_lens?.[i] ?? null,
-          completionTokens: ok ? outTokens : null,
+          completionTokens: failed ? null : outTokens,
           reasoningTokens: null,
           cachedTokens: null
         },
@@ -114,67 +104,114 @@ function mapRequests(
   return out;
 }
 
-interface ParsedRun {
-  run: VllmLikeRun;
-  raw: Record<string, unknown>;
-  file: string;
-  where: string;
-}
-
-/** Every run object of every file, validated and checked for index-aligned arrays; all errors together. */
-function readRuns(flavor: Flavor, docs: readonly Doc[]): Result<ParsedRun[]> {
-  const errors: PeerError[] = [];
-  const runs: ParsedRun[] = [];
-  for (const doc of docs) {
-    for (const {value, where} of docValues(doc)) {
-      if (vllmLikeShape(value) === null) {
-        errors.push({
-          file: doc.name,
-          path: `${where}$`,
-          expected: `a ${flavor === "vllm" ? "vLLM --save-result" : "SGLang bench_serving"} object with "duration", "completed" and "<stat>_ttft_ms" keys`
-        });
-        continue;
-      }
-      const r = validate(VllmLikeRun, value, doc.name, "$", where);
-      if (!r.ok) {
-        appendAll(errors, r.errors);
-        continue;
-      }
-      const align = alignErrors(r.value, doc.name, where);
-      if (align.length) appendAll(errors, align);
-      else runs.push({run: r.value, raw: value as Record<string, unknown>, file: doc.name, where});
-    }
-  }
-  if (errors.length) return {ok: false, errors};
-  if (runs.length === 0)
-    return {ok: false, errors: [{file: docs[0]?.name ?? "(none)", path: "$", expected: "at least one run"}]};
-  return {ok: true, value: runs};
+/** A load point and the condition of its first run, which every repeat must share. */
+interface PointEntry {
+  point: LoadPoint;
+  condition: Condition;
+  label: string;
 }
 
 /**
- * Maps vLLM/SGLang result objects (a JSON file, or JSON Lines with one run per line) to one imported run.
- * Long because it reads as the mapping, field by field: runs → points, request records, source records, notes.
+ * Runs to load points. Runs at one point (mode and value) are its repeats only under one condition (same
+ * backend, planned requests, workload, swept parameters: `conditionOf`); a second condition at an occupied point
+ * is refused, naming both runs, because a bundle's point id is its mode and value and cannot hold two
+ * workloads. Runs of different conditions at different points are imported, with a note per point.
+ */
+function placeRuns(flavor: Flavor, runs: readonly ParsedRun[]): Result<{points: PointEntry[]; repeats: number[]}> {
+  const points = new Map<string, PointEntry>();
+  const repeats: number[] = [];
+  const errors: PeerError[] = [];
+  for (const r of runs) {
+    const p = pointOf(r.run);
+    const condition = conditionOf(flavor, r.raw);
+    const existing = points.get(p.id);
+    if (existing && existing.condition.key !== condition.key) {
+      const same = commonSettings([existing.condition, condition]);
+      errors.push({
+        file: r.file,
+        path: `${r.where}${r.base}`,
+        expected: `the condition of ${existing.label}, which this run would repeat at load point ${p.id}: that run has ${conditionText(existing.condition, same)}, this one ${conditionText(condition, same)}. The repeats of a load point are one condition, and a bundle has one load point per mode and value: import each condition's runs as a bundle of their own`
+      });
+      continue;
+    }
+    repeats.push(existing ? existing.point.repeats++ : 0);
+    if (!existing) points.set(p.id, {point: p, condition, label: r.label});
+  }
+  return errors.length ? {ok: false, errors} : {ok: true, value: {points: [...points.values()], repeats}};
+}
+
+/** The notes and warnings that concern the whole import: mixed conditions, empty answers, unjudged failures. */
+function importNotes(
+  flavor: Flavor,
+  runs: readonly ParsedRun[],
+  points: readonly PointEntry[],
+  requests: readonly RequestRecord[]
+): {notes: string[]; warnings: string[]} {
+  const notes: string[] = [];
+  const warnings: string[] = [];
+  const label = flavor === "vllm" ? "vLLM" : "SGLang";
+  if (new Set(points.map((p) => p.condition.key)).size > 1) {
+    const same = commonSettings(points.map((p) => p.condition));
+    const w = `the load points are not one condition (${points.map((p) => `${p.point.id}: ${conditionText(p.condition, same)}`).join("; ")}${same.size ? `; all with ${[...same].join(", ")}` : ""}): compare them with that in mind`;
+    notes.push(w);
+    warnings.push(w);
+  }
+  const empty = requests.filter((r) => r.errorMessage === null && r.events.length === 0);
+  if (empty.length) {
+    const w = `${empty.length} of ${requests.length} requests ended without an error and without any token (${empty
+      .slice(0, 5)
+      .map((r) => r.id)
+      .join(
+        ", "
+      )}${empty.length > 5 ? ", …" : ""}): an empty output with no error is what ${label} counts as completed (TTFT 0 in its file), and the rows under its definition count them so; InferScope's definition treats an answer without any token as a failure (empty_output), so its own columns and the error-rate gate count them as failed`;
+    notes.push(w);
+    warnings.push(w);
+  }
+  for (const {run, label: where} of runs) {
+    const failed = run.failed ?? 0;
+    if (run.ttfts || (failed === 0 && run.completed > 0)) continue;
+    const w = `${where}: ${label} counted ${run.completed} completed and ${failed === 0 && run.failed == null ? "an unknown number of" : failed} failed requests, but the file keeps no per-request results (no ${flavor === "vllm" ? "--save-detailed" : "--output-details"}): no request records are written, so InferScope cannot judge its error rate (G3 not evaluable); the counts stand in the source comparison`;
+    notes.push(w);
+    warnings.push(w);
+  }
+  return {notes, warnings};
+}
+
+/** The engine's version when the results name one: SGLang's server_info, one version for every server. */
+function engineVersionOf(runs: readonly ParsedRun[], notes: string[]): string | undefined {
+  const all = runs.flatMap((r) => serverVersions(r.raw));
+  const distinct = [...new Set(all.map((v) => v.version))];
+  if (distinct.length <= 1) return distinct[0];
+  const byRole = [...new Set(all.map((v) => `${v.role} ${v.version}`))].join(", ");
+  notes.push(`server_info names several SGLang versions (${byRole}): no single engine version is recorded`);
+  return undefined;
+}
+
+/**
+ * Maps vLLM/SGLang result objects (a JSON file, JSON Lines with one run per line, or a vllm bench sweep
+ * summary.json) to one imported run. Long because it reads as the mapping, field by field: runs → points,
+ * request records, source records, notes.
  */
 // eslint-disable-next-line max-lines-per-function -- the mapping, field by field (see above)
 export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<ImportedRun> {
   const tool: PeerTool = flavor;
-  const read = readRuns(flavor, docs);
+  const notes = new Set<string>();
+  const readNotes: string[] = [];
+  const read = readRuns(flavor, docs, readNotes);
   if (!read.ok) return read;
   const runs = read.value;
-  const points = new Map<string, LoadPoint>();
+  const placed = placeRuns(flavor, runs);
+  if (!placed.ok) return placed;
+  const {points, repeats} = placed.value;
   const requests: RequestRecord[] = [];
   const sources: SourceRecord[] = [];
-  const notes = new Set<string>();
   runs.forEach(({run, raw, file}, k) => {
     const p = pointOf(run);
     if (p.mode === "concurrency" && run.max_concurrency == null)
       notes.add(
         `${p.id}: the file sets no max_concurrency and an infinite request rate (every request sent at once): the load point is derived as concurrency = ${run.num_prompts != null ? "num_prompts" : "completed + failed"} (${p.value}), not declared by the file`
       );
-    const existing = points.get(p.id);
-    const repeat = existing ? existing.repeats : 0;
-    if (existing) existing.repeats++;
-    else points.set(p.id, p);
+    const repeat = repeats[k]!;
     const generation = generationOf(flavor, raw);
     const reqs = mapRequests(flavor, run, p, repeat, k);
     for (const r of reqs) requests.push(r);
@@ -217,39 +254,60 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
   else if (generationOf(flavor, runs[0]!.raw) === "2024")
     notes.add("vLLM 2024 clients re-tokenize the generated text to count output tokens");
   if (flavor === "vllm" && vllmMaybeChat(runs[0]!.raw)) notes.add(VLLM_CHAT_TTFT_CAVEAT);
+  const versionNotes: string[] = [];
+  const engineVersion = engineVersionOf(runs, versionNotes);
+  const serverInfo = runs.some((r) => "server_info" in r.raw);
+  const endpoints = new Set(runs.map(({run}) => endpointOf(run)));
+  const extra = importNotes(flavor, runs, points, requests);
   return {
     ok: true,
     value: {
       tool,
       toolVersion: null,
-      model: first.model_id ?? first.model ?? null,
+      model: modelOf(runs[0]!.raw),
       startedAt: isoFromLocal(first.date),
       finishedAt: null,
       clock: first.start_times ? "monotonic" : "request",
       originNs: "0",
-      loadPoints: [...points.values()],
+      loadPoints: points.map((p) => p.point),
       requests: numberRecords(requests),
       sources: numberRecords(sources),
-      workload: {endpoint: first.endpoint_type === "openai" || first.backend === "vllm" ? "completions" : undefined},
+      workload: {endpoint: endpoints.size === 1 ? endpointOf(first) : undefined},
       environment: {
         // the client's backend names an engine (vllm, tgi, lmdeploy, sglang…) or only an API dialect
-        // (openai, openai-chat, sglang-oai): a dialect says nothing of the engine behind it
-        engine: apiDialect(first.backend)
-          ? undefined
-          : flavor === "sglang"
-            ? (first.backend ?? "sglang")
-            : (first.backend ?? undefined),
+        // (openai, openai-chat, sglang-oai): a dialect says nothing of the engine behind it; SGLang's
+        // server_info is the server's own answer
+        engine: serverInfo
+          ? "sglang"
+          : apiDialect(first.backend)
+            ? undefined
+            : flavor === "sglang"
+              ? (first.backend ?? "sglang")
+              : (first.backend ?? undefined),
+        ...(engineVersion ? {engineVersion} : {}),
         extra: first.backend ? {backend: first.backend} : {}
       },
       labels: {imported_from: tool, ...(first.date ? {source_date: first.date} : {})},
-      notes: [...notes, ...(first.date ? ["the source date carries no time zone; read as UTC"] : [])],
+      notes: [
+        ...readNotes,
+        ...notes,
+        ...versionNotes,
+        ...extra.notes,
+        ...(first.date ? ["the source date carries no time zone; read as UTC"] : [])
+      ],
+      ...(extra.warnings.length || readNotes.length ? {warnings: [...readNotes, ...extra.warnings]} : {}),
       status: "complete",
       statusReason: null
     }
   };
 }
 
-export const importVllm = (docs: readonly Doc[]): Result<ImportedRun> =>
-  importVllmLike("vllm", docs); /** A benchmark client backend that names an API dialect, not an engine. */
+/** The endpoint a result was measured on, when its backend says (vLLM's completions backends). */
+const endpointOf = (run: VllmLikeRun): "completions" | undefined =>
+  run.endpoint_type === "openai" || run.backend === "vllm" ? "completions" : undefined;
+
+export const importVllm = (docs: readonly Doc[]): Result<ImportedRun> => importVllmLike("vllm", docs);
+
+/** A benchmark client backend that names an API dialect, not an engine. */
 const apiDialect = (backend: string | null | undefined): boolean =>
   typeof backend === "string" && (/^openai/.test(backend) || /-oai(-|$)/.test(backend));

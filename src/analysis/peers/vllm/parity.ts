@@ -1,9 +1,6 @@
-import {max, min} from "d3-array";
-
 import type {DerivedRequest} from "../../derive/request.ts";
 import {appendAll} from "../../util/append.ts";
 import {
-  bounded,
   canonicalRef,
   canonicalRun,
   derived,
@@ -17,13 +14,17 @@ import {
   aggregatesOf
 } from "../shared/compare.ts";
 import {statRows, type ReportedStat} from "../shared/statRows.ts";
-import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
-import {defined, endOf, gapsOf, lastTokenOf, successes, sumOf, ttftOf} from "../shared/views.ts";
+import {parseStat} from "../shared/stats.ts";
+import {successes, sumOf} from "../shared/views.ts";
 import {statsOf, VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat, type Family, type Flavor} from "./format.ts";
+import {completedByTool, recomputeVllmStat} from "./recompute.ts";
+
+export {recomputeVllmStat} from "./recompute.ts";
 
 /**
  * vLLM and SGLang parity: each reported `<stat>_<family>_ms`, count and rate recomputed under the tool's
- * own definition (numpy R-7 percentiles, population std) and set beside our canonical metric.
+ * own definition (numpy R-7 percentiles, population std, over the requests the tool counted completed:
+ * `completedByTool`) and set beside our canonical metric.
  */
 
 const DEFS: Record<Flavor, Record<Family, string>> = {
@@ -65,97 +66,6 @@ const MAPPING: Record<Family, {canonical: string; codes: ReasonCode[]; why: stri
   }
 };
 
-/** Per-request values each family is computed from, in ms. */
-function familyValues(family: Family, ok: readonly DerivedRequest[]) {
-  if (family === "ttft") return defined(ok.map(ttftOf));
-  if (family === "itl") return ok.flatMap(gapsOf);
-  if (family === "e2e") return defined(ok.map(endOf));
-  return defined(
-    ok.map((r) => {
-      const end = endOf(r);
-      const t = ttftOf(r);
-      return end === null || t === null || r.out === null || r.out <= 1 ? null : (end - t) / (r.out - 1);
-    })
-  );
-}
-
-/**
- * Bounds for TPOT and E2E statistics when the file lacks per-request latency: each latency is at least
- * ttft + Σ chunk gaps (the last chunk), and the tails above that sum to T = n·mean_latency − Σ(ttft + Σ gaps),
- * so each tail lies in [0, T]. R-7 percentiles and medians are monotone in every value, so the statistic
- * of the lower values is a lower bound and of lower + T (per request) an upper bound.
- */
-function boundFor(
-  family: "tpot" | "e2e",
-  stat: Stat,
-  ok: readonly DerivedRequest[],
-  meanLatencyMs: number | null
-): Recomputed {
-  const last = ok.map((r) => ({r, last: lastTokenOf(r), ttft: ttftOf(r)}));
-  if (last.some((x) => x.last === null || x.ttft === null)) return missing("token times missing");
-  const tail = meanLatencyMs === null ? null : meanLatencyMs * ok.length - sumOf(last.map((x) => x.last!));
-  if (family === "e2e") {
-    const lo = last.map((x) => x.last!);
-    if (stat === "std" || stat === "count") return missing("per-request latency not recorded");
-    if (stat === "mean")
-      return bounded(numpyStat(lo, "mean") ?? null, null, "mean latency ≥ mean of (ttft + Σ chunk gaps)");
-    return bounded(
-      numpyStat(lo, stat) ?? null,
-      tail === null
-        ? null
-        : (numpyStat(
-            lo.map((v) => v + Math.max(0, tail)),
-            stat
-          ) ?? null),
-      "per-request latency lies between the last chunk and the last chunk + the total tail implied by the reported mean"
-    );
-  }
-  const rows = last.filter((x) => x.r.out !== null && x.r.out > 1);
-  const lo = rows.map((x) => (x.last! - x.ttft!) / (x.r.out! - 1));
-  if (lo.length === 0) return missing("no request with more than one output token");
-  if (tail === null) return missing("neither per-request latency nor a reported mean latency");
-  const T = Math.max(0, tail);
-  if (stat === "mean") {
-    const denoms = rows.map((x) => x.r.out! - 1);
-    const m = numpyStat(lo, "mean")!;
-    return bounded(
-      m + T / (lo.length * max(denoms)!),
-      m + T / (lo.length * min(denoms)!),
-      `latency unknown per request; the tails total ${T.toFixed(3)} ms over ${ok.length} requests (from the reported mean latency), shared in every possible way`
-    );
-  }
-  if (stat === "std" || stat === "count")
-    return missing("per-request latency not recorded; no bound computed for this statistic");
-  const hi = rows.map((x, i) => lo[i]! + T / (x.r.out! - 1));
-  return bounded(
-    numpyStat(lo, stat) ?? null,
-    numpyStat(hi, stat) ?? null,
-    "per-request TPOT lies between (last chunk − ttft)/(out − 1) and that plus the whole implied tail over (out − 1)"
-  );
-}
-
-/** Recomputes one `<stat>_<family>_ms` number under the tool's definition. */
-export function recomputeVllmStat(
-  family: Family,
-  stat: Stat,
-  requests: readonly DerivedRequest[],
-  facts: {latenciesS?: readonly number[]; meanLatencyMs: number | null}
-): Recomputed {
-  const ok = successes(requests);
-  if (facts.latenciesS && family === "e2e")
-    return exact(
-      numpyStat(
-        facts.latenciesS.map((s) => s * 1000),
-        stat
-      ),
-      "from the per-request latencies array"
-    );
-  if (ok.length === 0) return missing("no successful request records (the file has no per-request arrays)");
-  const hasLatency = ok.every((r) => r.record.tEndNs !== null);
-  if ((family === "tpot" || family === "e2e") && !hasLatency) return boundFor(family, stat, ok, facts.meanLatencyMs);
-  return exact(numpyStat(familyValues(family, ok), stat, 0));
-}
-
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** What every row of one vLLM or SGLang run is computed from. */
@@ -163,7 +73,10 @@ interface Run {
   point: string | null;
   flavor: Flavor;
   agg: Record<string, unknown>;
+  /** The requests the tool counted completed (its population), all records, and InferScope's successes. */
   ok: DerivedRequest[];
+  all: readonly DerivedRequest[];
+  successes: number;
   canonical: ComparisonInput["canonical"];
   haveRecords: boolean;
   completed: number | null;
@@ -173,6 +86,25 @@ interface Run {
 }
 
 const NO_ARRAYS = "no per-request arrays in the file";
+
+/**
+ * The answers the tool counted completed and InferScope does not (no token, no error): why a row of ours that
+ * counts or measures requests differs, on top of the family's own reasons. Null when there are none.
+ */
+function emptyWhy(c: Run): string | null {
+  const n = c.ok.length - c.successes;
+  if (n === 0) return null;
+  const tool = c.flavor === "vllm" ? "vLLM" : "SGLang";
+  return `${n} answer${n === 1 ? "" : "s"} without any token and without an error: an empty output with no error is what ${tool} counts as completed (TTFT 0 in its file); InferScope's definition treats it as a failure (empty_output)`;
+}
+
+/** A canonical pick's codes and why, with the empty answers' difference added where there are some. */
+function withEmpty(c: Run, codes: ReasonCode[], why: string): {codes: ReasonCode[]; why: string} {
+  const e = emptyWhy(c);
+  return e === null
+    ? {codes, why}
+    : {codes: [...new Set<ReasonCode>([...codes, "definition"])], why: `${why}; definition: ${e}`};
+}
 
 /** Request and token counts: completed, Σ output and Σ input tokens, SGLang's re-tokenized count. */
 function countRows(c: Run): SourceComparisonRow[] {
@@ -186,18 +118,33 @@ function countRows(c: Run): SourceComparisonRow[] {
     finishRow({
       point,
       metric: "completed",
-      definition: "requests that finished successfully",
+      definition: "requests whose error string is empty (their client's success), an answer without any token included",
       unit: "requests",
       reported: c.completed,
       recomputed: recount(ok.length),
       // without request records our count is unknown, not 0
       canonical: c.canonical
         ? c.haveRecords
-          ? {metric: "n_success", value: ok.length}
+          ? {metric: "n_success", value: c.successes}
           : {metric: "n_success", value: null, note: "no request records (the file keeps aggregates only)"}
         : null,
-      codes: []
+      codes: ["definition"],
+      why: emptyWhy(c) ?? "our definition differs"
     }),
+    ...("failed" in agg
+      ? [
+          finishRow({
+            point,
+            metric: "failed",
+            definition: "requests whose error string is not empty",
+            unit: "requests",
+            reported: num(agg.failed),
+            recomputed: recount(c.all.length - ok.length),
+            canonical: null,
+            codes: []
+          })
+        ]
+      : []),
     finishRow({
       point,
       metric: outKey,
@@ -285,8 +232,7 @@ function windowRows(c: Run): SourceComparisonRow[] {
       reported: num(agg.request_throughput),
       recomputed: c.haveRecords && duration ? derived(ok.length / duration, windowNote) : missing(NO_ARRAYS),
       canonical: canonicalRun(canonical, "request_throughput_rps"),
-      codes: ["window"],
-      why
+      ...withEmpty(c, ["window"], why)
     }),
     finishRow({
       point,
@@ -338,7 +284,7 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
   const agg = aggregatesOf(source);
   const facts = source.facts as {flavor?: Flavor; latenciesS?: number[]};
   const flavor: Flavor = facts.flavor ?? (source.tool === "sglang" ? "sglang" : "vllm");
-  const ok = successes(requests);
+  const ok = requests.filter(completedByTool);
   const stats = statsOf(agg);
   const outTokens = ok.map((r) => r.out);
   const run: Run = {
@@ -346,6 +292,8 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
     flavor,
     agg,
     ok,
+    all: requests,
+    successes: successes(requests).length,
     canonical,
     haveRecords: requests.length > 0,
     completed: num(agg.completed),
@@ -374,12 +322,16 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
         unit: () => "ms",
         recompute: (stat) =>
           recomputeVllmStat(family, stat, requests, {latenciesS: facts.latenciesS, meanLatencyMs: run.meanLatencyMs}),
-        canonical: (stat, unit) => ({
-          ref: canonicalRef(canonical, m.canonical, stat, unit),
-          codes:
-            typeof stat === "string" && stat !== "median" ? m.codes.filter((c) => c !== "percentile_method") : m.codes,
-          why: m.why
-        }),
+        canonical: (stat, unit) => {
+          const codes =
+            typeof stat === "string" && stat !== "median" ? m.codes.filter((c) => c !== "percentile_method") : m.codes;
+          // empty answers are in their TTFT (as 0) and E2E populations, in neither ITL nor TPOT (no gap, out ≤ 1)
+          const population = family === "ttft" || family === "e2e";
+          return {
+            ref: canonicalRef(canonical, m.canonical, stat, unit),
+            ...(population ? withEmpty(run, codes, m.why) : {codes, why: m.why})
+          };
+        },
         ...(roleChunk ? {caveat: VLLM_CHAT_TTFT_CAVEAT} : {})
       })
     );

@@ -1,0 +1,124 @@
+import {appendAll} from "../../util/append.ts";
+import {jsonSafe, validate} from "../shared/parse.ts";
+import type {Doc, PeerError, Result} from "../shared/types.ts";
+import {modelOf} from "./condition.ts";
+import {ARRAYS, runValues, VllmLikeRun, vllmLikeShape, type Flavor, type RunValue} from "./format.ts";
+
+/** One validated result object and where it came from. */
+export interface ParsedRun extends Omit<RunValue, "value"> {
+  run: VllmLikeRun;
+  raw: Record<string, unknown>;
+  file: string;
+}
+
+function alignErrors(run: VllmLikeRun, file: string, at: string): PeerError[] {
+  const n = run.ttfts?.length;
+  if (n === undefined) return [];
+  const errors: PeerError[] = [];
+  for (const k of ARRAYS) {
+    const a = run[k];
+    if (a !== undefined && a.length !== n)
+      errors.push({
+        file,
+        path: `${at}.${k}`,
+        expected: `an array of ${n} entries (one per request, index-aligned with ttfts), got ${a.length}`
+      });
+  }
+  return errors;
+}
+
+/**
+ * Two result objects that are one run written twice: the same keys with the same values (the scalars first:
+ * two runs differ in their date or duration, so the per-request arrays are rarely compared).
+ */
+function sameRun(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length || !keys.every((k) => k in b)) return false;
+  const same = (k: string) => JSON.stringify(jsonSafe(a[k])) === JSON.stringify(jsonSafe(b[k]));
+  const nested = (k: string) => typeof a[k] === "object" && a[k] !== null;
+  return keys.every((k) => nested(k) || a[k] === b[k]) && keys.filter(nested).every(same);
+}
+
+/**
+ * What is not imported, with the reason as a note: a `vllm bench sweep` warmup run (run_number −1, its
+ * warmup.json, found when a sweep's folder is imported) and a run given twice (a sweep's summary.json holds
+ * the same results as its run=N.json files).
+ */
+function leftOut(runs: readonly ParsedRun[], notes: string[]): ParsedRun[] {
+  const kept: ParsedRun[] = [];
+  for (const r of runs) {
+    const n = r.raw.run_number;
+    if (typeof n === "number" && n < 0) {
+      notes.push(`${r.label}: run_number ${n} is a vllm bench sweep warmup run, not a measurement: not imported`);
+      continue;
+    }
+    const twin = kept.find((k) => sameRun(k.raw, r.raw));
+    if (twin) {
+      notes.push(`${r.label} is the run ${twin.label} holds (the same keys and values): imported once`);
+      continue;
+    }
+    kept.push(r);
+  }
+  return kept;
+}
+
+/**
+ * One import is one model (a bundle names one): runs whose models differ, or where one names a model and
+ * another none, are refused with both places named.
+ */
+function modelErrors(runs: readonly ParsedRun[]): PeerError[] {
+  const first = runs[0];
+  if (!first) return [];
+  const model = modelOf(first.raw);
+  return runs
+    .filter((r) => modelOf(r.raw) !== model)
+    .map((r) => {
+      const other = modelOf(r.raw);
+      return {
+        file: r.file,
+        path: `${r.where}${r.base}`,
+        expected: `the model of ${first.label} (${model === null ? "none named" : JSON.stringify(model)}), got ${other === null ? "none named" : JSON.stringify(other)}: a bundle holds one model's runs, so import each model's files separately`
+      };
+    });
+}
+
+const expectedRun = (flavor: Flavor): string =>
+  `a ${flavor === "vllm" ? "vLLM --save-result" : "SGLang bench_serving"} object with "duration", "completed" and "<stat>_ttft_ms" keys`;
+
+/**
+ * Every run object of every file, validated and checked for index-aligned arrays and for one model; all
+ * errors together. `notes` receives what was left out and why.
+ */
+export function readRuns(flavor: Flavor, docs: readonly Doc[], notes: string[]): Result<ParsedRun[]> {
+  const errors: PeerError[] = [];
+  const runs: ParsedRun[] = [];
+  for (const doc of docs) {
+    const values = runValues(doc);
+    const array = doc.kind !== "jsonl" && Array.isArray(doc.value);
+    if (array && values.length > 1 && values.every(({value}) => vllmLikeShape(value) === null)) {
+      // an array none of whose elements is a result: one error for the file, not one per element
+      errors.push({file: doc.name, path: "$", expected: `${expectedRun(flavor)}, or an array of them`});
+      continue;
+    }
+    for (const {value, where, base, label} of values) {
+      if (vllmLikeShape(value) === null) {
+        errors.push({file: doc.name, path: `${where}${base}`, expected: expectedRun(flavor)});
+        continue;
+      }
+      const r = validate(VllmLikeRun, value, doc.name, base, where);
+      if (!r.ok) {
+        appendAll(errors, r.errors);
+        continue;
+      }
+      const align = alignErrors(r.value, doc.name, `${where}${base}`);
+      if (align.length) appendAll(errors, align);
+      else runs.push({run: r.value, raw: value as Record<string, unknown>, file: doc.name, where, base, label});
+    }
+  }
+  const kept = errors.length ? runs : leftOut(runs, notes);
+  appendAll(errors, modelErrors(kept));
+  if (errors.length) return {ok: false, errors};
+  if (kept.length === 0)
+    return {ok: false, errors: [{file: docs[0]?.name ?? "(none)", path: "$", expected: "at least one measured run"}]};
+  return {ok: true, value: kept};
+}
