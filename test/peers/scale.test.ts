@@ -264,8 +264,12 @@ function llmperfScaled(total: number): PeerFile[] {
   const rows = readExact<Record<string, unknown>[]>("llmperf/synthetic_individual_responses.json");
   const scaled = replicate(rows, total, (r) => r);
   const summary = readExact("llmperf/synthetic_summary.json");
-  if ("results_num_completed_requests" in summary)
-    summary.results_num_completed_requests = scaled.filter((r) => r.error_code == null).length;
+  // the summary's counts follow the rows (the importer pairs a summary only with rows it could describe);
+  // the replicated rows keep the fixture's minima and maxima
+  const errors = scaled.filter((r) => r.error_code != null).length;
+  if ("results_num_requests_started" in summary) summary.results_num_requests_started = scaled.length;
+  if ("results_number_errors" in summary) summary.results_number_errors = errors;
+  if ("results_num_completed_requests" in summary) summary.results_num_completed_requests = scaled.length - errors;
   return [
     {name: "synthetic_individual_responses.json", text: stringify(scaled)},
     {name: "synthetic_summary.json", text: stringify(summary)}

@@ -1,11 +1,12 @@
 import type {LoadPoint} from "../../schema/manifest.ts";
 import type {RequestRecord} from "../../schema/records.ts";
 import {appendAll} from "../../util/append.ts";
-import {loadPoint, numberRecords, requestRecord, sourceRecord, unknownPoint} from "../shared/build.ts";
+import {loadPoint, numberRecords, requestRecord, sourceRecord} from "../shared/build.ts";
 import {minBig} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {Export, isExport, isSummary, Req} from "./format.ts";
+import {statedModel, summaryPoint} from "./inputConfig.ts";
 import {responseEvents} from "./sse.ts";
 
 function pointOf(mode: string, value: number): LoadPoint {
@@ -172,11 +173,11 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
     });
   });
   const lp = [...points.values()];
-  if (lp.length === 0) {
-    const cfg = isObject(summary?.input_config) ? summary.input_config : {};
-    const c = typeof cfg.concurrency === "number" ? cfg.concurrency : null;
-    lp.push(c === null ? unknownPoint() : loadPoint("concurrency", c));
-  }
+  const cfg = isObject(summary?.input_config) ? summary.input_config : {};
+  const notes = importNotes(nonStreaming, requests.length);
+  // a summary without its export: the load its input_config states
+  if (lp.length === 0) lp.push(summaryPoint(cfg, notes));
+  model ??= statedModel(cfg);
   const sources = lp.map((p) =>
     sourceRecord({
       tool: "genai-perf",
@@ -217,7 +218,7 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
       },
       environment: {extra: exp?.service_kind ? {service_kind: exp.service_kind} : {}},
       labels: {imported_from: "genai-perf"},
-      notes: importNotes(nonStreaming, requests.length),
+      notes,
       status: "complete",
       statusReason: null
     }

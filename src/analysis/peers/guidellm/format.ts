@@ -4,9 +4,9 @@ import {isObject} from "../shared/parse.ts";
 import type {Claim, Doc} from "../shared/types.ts";
 
 /**
- * GuideLLM `benchmarks.json`. Per-request timings are wall-clock epoch seconds: `info.timings`
- * (request_start, first_token_iteration, last_token_iteration, request_end, targeted_start; 0.5+) or
- * the older top-level start_time/first_token_time/last_token_time/end_time.
+ * GuideLLM `benchmarks.json` (or `benchmarks.yaml`, the same object as YAML). Per-request timings are
+ * wall-clock epoch seconds: `info.timings` (request_start, first_token_iteration, last_token_iteration,
+ * request_end, targeted_start; 0.5+) or the older top-level start_time/first_token_time/last_token_time/end_time.
  */
 const n = z.number().nullable().optional();
 const Timings = z.looseObject({
@@ -87,9 +87,12 @@ export const isGuidellm = (v: unknown): boolean =>
     (b) => isObject(b) && (b.type_ === "generative_benchmark" || (isObject(b.metrics) && isObject(b.requests)))
   );
 
+/** A whole-file document's value: GuideLLM writes benchmarks.json, or the same object as YAML (output *.yaml). */
+export const reportValue = (d: Doc): unknown => (d.kind === "jsonl" ? undefined : d.value);
+
 export function detectGuidellm(docs: readonly Doc[]): Claim | null {
-  const files = docs.filter((d) => d.kind === "json" && isGuidellm(d.value)).map((d) => d.name);
-  return files.length ? {tool: "guidellm", files, shape: "GuideLLM benchmarks.json"} : null;
+  const files = docs.filter((d) => isGuidellm(reportValue(d))).map((d) => d.name);
+  return files.length ? {tool: "guidellm", files, shape: "GuideLLM benchmarks.json or .yaml"} : null;
 }
 
 /**
@@ -152,4 +155,4 @@ export function timesOf(r: Req): Times | null {
 }
 
 export const GUIDELLM_EXPECTED =
-  "GuideLLM benchmarks.json: an object with benchmarks[] (type_ generative_benchmark) holding metrics{} and requests{successful[], errored[], incomplete[]}";
+  "GuideLLM benchmarks.json (or its YAML twin, benchmarks.yaml): an object with benchmarks[] (type_ generative_benchmark) holding metrics{} and requests{successful[], errored[], incomplete[]}";

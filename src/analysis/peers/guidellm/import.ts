@@ -21,6 +21,7 @@ import {
   inWindow,
   isGuidellm,
   Report,
+  reportValue,
   Req,
   timesOf,
   totalsOf,
@@ -61,16 +62,16 @@ interface Listed {
 /** The report and every listed request, each validated on its own and required to carry its timings. */
 function readGuidellm(docs: readonly Doc[]): Result<{file: string; report: z.infer<typeof Report>; all: Listed[]}> {
   const errors: PeerError[] = [];
-  const doc = docs.find((d) => d.kind === "json" && isGuidellm(d.value));
+  const doc = docs.find((d) => isGuidellm(reportValue(d)));
   for (const d of docs)
     if (d !== doc)
       errors.push({
         file: d.name,
         path: "$",
-        expected: "one GuideLLM benchmarks.json (an object with benchmarks[] of generative benchmarks)"
+        expected: "one GuideLLM benchmarks.json or .yaml (an object with benchmarks[] of generative benchmarks)"
       });
   if (!doc) return {ok: false, errors};
-  const parsed = validate(Report, (doc as {value: unknown}).value, doc.name);
+  const parsed = validate(Report, reportValue(doc), doc.name);
   if (!parsed.ok) return {ok: false, errors: [...errors, ...parsed.errors]};
   const report = parsed.value;
   const all: Listed[] = [];

@@ -17,7 +17,7 @@ import {
 } from "../shared/compare.ts";
 import {isObject} from "../shared/parse.ts";
 import {parseGuidellmPercentile, weightedStat, type Stat} from "../shared/stats.ts";
-import {percentileCodes, statRows, type ReportedStat} from "../shared/statRows.ts";
+import {statRows, type ReportedStat} from "../shared/statRows.ts";
 import {successes} from "../shared/views.ts";
 
 /**
@@ -69,56 +69,84 @@ export function guidellmValues(
   return {values, weights};
 }
 
-/** GuideLLM's statistic: weighted mean, weighted population std, nearest rank on the weighted CDF. */
+/**
+ * GuideLLM's statistic: weighted mean, weighted population std, nearest rank on the weighted CDF, built
+ * the way the version that wrote the file builds it (0.3: one CDF step per value; 0.4+: equal values merged).
+ */
 export function recomputeGuidellm(metric: Metric, stat: Stat, requests: readonly DerivedRequest[], legacy = false) {
   const {values, weights} = guidellmValues(metric, successes(requests), legacy);
   // 0.3 counts values, 0.4+ the weights (tokens for TPOT and ITL)
   if (legacy && stat === "count") return exact(values.length);
-  return exact(weightedStat(values, weights, stat));
+  return exact(weightedStat(values, weights, stat, legacy ? "per-value" : "merged"));
 }
 
 /**
  * GuideLLM's definition of each metric, our canonical metric for it (shown in the row's unit: see unitScale)
- * and why the two differ; the percentile method (median included: theirs is a nearest rank) is added.
+ * and how the two differ. Each difference is stated on the statistics it touches (statReasons): a definition
+ * on all of them, a weighting on all but min and max (an extreme does not depend on weights), the
+ * percentile method on the median and the percentiles only.
  */
-const METRICS: Record<Metric, {definition: string; canonical: string; codes: ReasonCode[]; why: string}> = {
+const METRICS: Record<Metric, {definition: string; canonical: string; differs?: string; weighting?: string}> = {
   time_to_first_token_ms: {
     definition: "first token iteration − request start; weight 1",
-    canonical: "ttft_ms",
-    codes: [],
-    why: "their median and percentiles are nearest ranks on a weighted CDF; our median is the midpoint"
+    canonical: "ttft_ms"
   },
   inter_token_latency_ms: {
     definition: "(last − first token iteration)/(out − 1) per request; token-weighted (out − 1)",
     canonical: "tpot_ms",
-    codes: ["weighting"],
-    why: "ours is request-weighted; theirs token-weighted"
+    weighting: "ours is request-weighted; theirs token-weighted (out − 1)"
   },
   time_per_output_token_ms: {
     definition: "(last token iteration − request start)/out — includes TTFT; token-weighted (out)",
     canonical: "tpot_ms",
-    codes: ["definition", "weighting"],
-    why: "their TPOT includes TTFT (a legacy name); our tpot_ms excludes the first token and is request-weighted"
+    differs: "their TPOT includes TTFT (a legacy name); our tpot_ms = (e2e − ttft)/(out − 1) excludes it",
+    weighting: "ours is request-weighted; theirs token-weighted (out)"
   },
   request_latency: {
     definition: "request end − request start, s",
-    canonical: "request_time_ms",
-    codes: [],
-    why: "percentile method"
+    canonical: "request_time_ms"
   },
   output_token_count: {
     definition: "output tokens (server usage when prefer_response_metrics)",
-    canonical: "output_tokens",
-    codes: [],
-    why: "nearest rank vs a midpoint median"
+    canonical: "output_tokens"
   },
   prompt_token_count: {
     definition: "prompt tokens",
-    canonical: "input_tokens",
-    codes: [],
-    why: "their median is a nearest rank, ours the midpoint"
+    canonical: "input_tokens"
   }
 };
+
+/** The reason codes and the one-line why of a statistic of a metric: only the differences that touch it. */
+function statReasons(metric: Metric, stat: Stat, legacy: boolean): {codes: ReasonCode[]; why?: string} {
+  const def = METRICS[metric];
+  const codes: ReasonCode[] = [];
+  const why: string[] = [];
+  const differs =
+    legacy && metric === "time_per_output_token_ms"
+      ? "their 0.3 TPOT is (last − first token)/out, ours (last − first token)/(out − 1)"
+      : def.differs;
+  if (differs) {
+    codes.push("definition");
+    why.push(differs);
+  }
+  if (def.weighting && stat !== "min" && stat !== "max") {
+    codes.push("weighting");
+    why.push(def.weighting);
+  }
+  // our p50 is the median (canonicalStat), so their p50 differs from it as their median does
+  if (stat === "median" || (typeof stat === "object" && stat.p === 50)) {
+    codes.push("percentile_method");
+    why.push(
+      `their ${stat === "median" ? "median" : "p50"} is a nearest rank on the weighted CDF; our median the midpoint of the middle values`
+    );
+  } else if (typeof stat === "object") {
+    codes.push("percentile_method");
+    why.push(
+      `their p${stat.p} is the first value whose weighted cumulative share reaches ${stat.p} %; ours the nearest rank ⌈p·n⌉`
+    );
+  }
+  return why.length ? {codes, why: why.join("; ")} : {codes};
+}
 
 const STATS = ["mean", "median", "std_dev", "min", "max", "count"] as const;
 const PUBLISHED = ["p50", "p90", "p95", "p99", "p999"];
@@ -145,7 +173,11 @@ function reportedStats(metric: Metric, dist: Record<string, unknown>): ReportedS
   return out;
 }
 
-/** Request totals by outcome, counted over the stored requests inside the window (a sampled status: not recomputable). */
+/**
+ * Request totals by outcome, counted over the stored requests inside the window. In a file that stores a
+ * sample, no total is recomputable: a count over the sample can only be at most GuideLLM's, so even a status
+ * whose stored count equals its total (0 of 0 errored when the requests were stripped) proves nothing.
+ */
 function totalRows(
   input: ComparisonInput,
   totals: Record<string, unknown>,
@@ -172,7 +204,7 @@ function totalRows(
         unit: "requests",
         reported: typeof totals[k] === "number" ? (totals[k] as number) : null,
         recomputed:
-          sampled.includes(k) || (k === "total" && sampled.length > 0)
+          sampled.length > 0
             ? missing(`sampled_requests: ${why}`)
             : exact(kindCount, "stored requests inside GuideLLM's measured window"),
         canonical: null,
@@ -336,11 +368,16 @@ export function compareGuidellm(input: ComparisonInput): SourceComparisonRow[] {
             ? missing(`sampled_requests: ${successSampled}`)
             : recomputeGuidellm(metric, stat, requests, legacy),
         canonical: (stat, unit) => {
-          const codes: ReasonCode[] = [...def.codes, ...percentileCodes(stat, true)];
+          const own = statReasons(metric, stat, legacy);
+          const sampledWhy = `ours covers only the ${stored} stored requests`;
           return {
             ref: canonicalRef(canonical, def.canonical, stat, unit),
-            codes: successSampled ? [...codes, "sampled_requests"] : codes,
-            why: successSampled ? `${def.why}; ours covers only the ${stored} stored requests` : def.why
+            codes: successSampled ? [...own.codes, "sampled_requests"] : own.codes,
+            ...(successSampled
+              ? {why: own.why ? `${own.why}; ${sampledWhy}` : sampledWhy}
+              : own.why
+                ? {why: own.why}
+                : {})
           };
         }
       })

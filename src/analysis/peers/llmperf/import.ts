@@ -15,21 +15,29 @@ import {
 import {jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {Individual, isIndividual, isSummary, Summary} from "./format.ts";
+import {oneRunErrors, pairErrors} from "./pair.ts";
 
-/** Maps LLMPerf's individual responses (no timestamps: per-request clocks) and summary to one imported run. */
-export function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
+type SummaryFile = {file: string; raw: Record<string, unknown>; s: z.infer<typeof Summary>};
+
+/**
+ * The run's files, each validated: at most one individual-responses file and one summary, and a summary only
+ * with the responses it was computed from (pair.ts). Every error of every file together.
+ */
+function readLlmperf(
+  docs: readonly Doc[]
+): Result<{individual: {file: string; rows: Individual[]} | null; summary: SummaryFile | null}> {
   const errors: PeerError[] = [];
-  let individual: {file: string; rows: Individual[]} | null = null;
-  let summary: {file: string; raw: Record<string, unknown>; s: z.infer<typeof Summary>} | null = null;
+  const individuals: {file: string; rows: Individual[]}[] = [];
+  const summaries: SummaryFile[] = [];
   for (const doc of docs) {
     const v = doc.kind === "json" ? doc.value : undefined;
     if (isIndividual(v)) {
       const r = validate(z.array(Individual), v, doc.name);
-      if (r.ok) individual = {file: doc.name, rows: r.value};
+      if (r.ok) individuals.push({file: doc.name, rows: r.value});
       else appendAll(errors, r.errors);
     } else if (isSummary(v)) {
       const r = validate(Summary, v, doc.name);
-      if (r.ok) summary = {file: doc.name, raw: v as Record<string, unknown>, s: r.value};
+      if (r.ok) summaries.push({file: doc.name, raw: v as Record<string, unknown>, s: r.value});
       else appendAll(errors, r.errors);
     } else
       errors.push({
@@ -39,7 +47,23 @@ export function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
           "an LLMPerf individual-responses array (objects with ttft_s, end_to_end_latency_s, …) or a summary object (results_ttft_s_… keys)"
       });
   }
-  if (errors.length) return {ok: false, errors};
+  const names = (xs: readonly {file: string}[]) => xs.map((x) => x.file);
+  appendAll(errors, oneRunErrors("individual-responses", names(individuals)));
+  appendAll(errors, oneRunErrors("summary", names(summaries)));
+  const individual = individuals.length === 1 ? individuals[0]! : null;
+  const summary = summaries.length === 1 ? summaries[0]! : null;
+  if (individual && summary) appendAll(errors, pairErrors(individual, summary));
+  return errors.length ? {ok: false, errors} : {ok: true, value: {individual, summary}};
+}
+
+/**
+ * Maps one LLMPerf run, its individual responses (no timestamps: per-request clocks) and/or its summary, to
+ * one imported run. Several runs, or a summary of another run, are refused (pair.ts): never one dropped.
+ */
+export function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
+  const read = readLlmperf(docs);
+  if (!read.ok) return read;
+  const {individual, summary} = read.value;
   const concurrency = summary?.s.num_concurrent_requests;
   const requestsN = individual?.rows.length ?? null;
   const point =

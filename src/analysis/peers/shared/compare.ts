@@ -17,8 +17,27 @@ export const REASON_CODES = [
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
+/** ms per unit of the time units peer tools write. */
+const MS_PER: Readonly<Record<string, number>> = {ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, sec: 1000};
+
 /** Relative difference above which two numbers are said to differ (0.01 %). */
 export const TOLERANCE = 1e-4;
+
+/**
+ * The absolute difference below which two numbers agree whatever their relative difference, in a row's
+ * unit: near zero a relative difference means nothing (GuideLLM's numpy std of 1000 equal token counts is
+ * 5.7e-14, ours 0: "100 %"). Times: 1 ns, the resolution of the records (integer ns), converted to the
+ * row's time unit (1e-6 ms, 1e-9 s; the time part of `ms/token`). Anything else (tokens, requests, rates,
+ * shares): 1e-9 of the unit, floating-point noise far below any count or rate a tool prints.
+ */
+export function absoluteTolerance(unit: string): number {
+  const ms = MS_PER[unit.split("/")[0]!];
+  return ms === undefined ? 1e-9 : 1 / (ms * 1e6); // one over the ns in a unit: 1e-9 s exactly, not 1e-6 / 1000
+}
+
+/** Whether two numbers differ: beyond TOLERANCE relative and beyond the unit's absolute tolerance. */
+export const differs = (a: number, b: number, unit: string): boolean =>
+  relDiff(a, b) > TOLERANCE && Math.abs(a - b) > absoluteTolerance(unit);
 
 /** How our recomputation of the peer's own number was obtained. */
 export type RecomputeStatus = "exact" | "derived" | "bounded" | "approximate" | "not_recomputable";
@@ -107,6 +126,10 @@ export interface RowSpec {
 
 const pct = (d: number): string => `${(d * 100).toPrecision(3)} %`;
 
+/** The note of two numbers that agree only by the absolute tolerance (what it is, in the row's unit). */
+const noise = (a: number, b: number, unit: string): string =>
+  `equal within floating-point noise: |reported − recomputed| = ${Math.abs(a - b).toPrecision(2)} ${unit} ≤ ${absoluteTolerance(unit)} ${unit}, the absolute tolerance of ${unit}`;
+
 /** Turns a row spec into a row: compares the three columns and writes the one-line note. */
 export function finishRow(s: RowSpec): SourceComparisonRow {
   const notes: string[] = [];
@@ -117,9 +140,10 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
   if (r.status === "not_recomputable" || r.value === null) {
     if (r.status === "bounded" && r.bound && s.reported !== null) {
       const {lower, upper} = r.bound;
+      const abs = absoluteTolerance(s.unit);
       const inside =
-        (lower === null || s.reported >= lower * (1 - TOLERANCE)) &&
-        (upper === null || s.reported <= upper * (1 + TOLERANCE));
+        (lower === null || s.reported >= Math.min(lower * (1 - TOLERANCE), lower - abs)) &&
+        (upper === null || s.reported <= Math.max(upper * (1 + TOLERANCE), upper + abs));
       if (!inside) {
         finding = true;
         notes.push(`FINDING: reported value lies outside the bound [${lower ?? "−∞"}, ${upper ?? "∞"}]`);
@@ -131,12 +155,16 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
     }
   } else if (s.reported !== null) {
     const d = relDiff(s.reported, r.value);
+    const apart = differs(s.reported, r.value, s.unit);
     const approx = r.status === "approximate" && (r.tolerance === undefined || d <= r.tolerance);
-    if (d > TOLERANCE && approx) notes.push(`approximate (differs by ${pct(d)}): ${r.note ?? ""}`);
-    else if (d > TOLERANCE) {
+    if (apart && approx) notes.push(`approximate (differs by ${pct(d)}): ${r.note ?? ""}`);
+    else if (apart) {
       finding = true;
       notes.push(`FINDING: recomputed differs from reported by ${pct(d)}${r.note ? ` (${r.note})` : ""}`);
-    } else if (r.status !== "exact" && r.note) notes.push(`${r.status}: ${r.note}`);
+    } else {
+      if (d > TOLERANCE) notes.push(noise(s.reported, r.value, s.unit));
+      if (r.status !== "exact" && r.note) notes.push(`${r.status}: ${r.note}`);
+    }
   }
   const c = s.canonical;
   if (c && c.value === null && c.note) notes.push(`canonical: ${c.note}`);
@@ -145,7 +173,7 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
     notes.push(`definition: ${s.caveat}`);
   }
   const ref = s.reported ?? r.value;
-  if (c && c.value !== null && ref !== null && relDiff(ref, c.value) > TOLERANCE) {
+  if (c && c.value !== null && ref !== null && differs(ref, c.value, s.unit)) {
     const own = s.codes.length ? s.codes : (["definition"] as ReasonCode[]);
     for (const code of own) codes.add(code);
     notes.push(`${own.join(", ")}: ${s.why ?? "our definition differs"}`);
@@ -177,9 +205,6 @@ function distributionMethod(metricId: string): string {
     throw new Error(`canonical metric ${metricId}: expected a nearest-rank distribution metric, got ${def.kind}`);
   return "nearest rank";
 }
-
-/** ms per unit of the time units peer tools write. */
-const MS_PER: Readonly<Record<string, number>> = {ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, sec: 1000};
 
 /**
  * The factor from a registry unit to a source's unit: time units (`ms`, `s`, the time part of `ms/token`)

@@ -1,5 +1,5 @@
 import {checkJson} from "../../util/jsonCheck.ts";
-import {parse as parseYaml} from "yaml";
+import {parseDocument as parseYamlDocument} from "yaml";
 import type {z} from "zod";
 
 import {appendAll} from "../../util/append.ts";
@@ -153,23 +153,7 @@ export function parseDoc(file: PeerFile): Result<Doc> {
   const text = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;
   const binary = binaryAt(text);
   if (binary >= 0) return {ok: false, errors: [{file: name, path: lineColumn(text, binary), expected: BINARY}]};
-  if (/\.ya?ml$/i.test(name)) {
-    try {
-      return {ok: true, value: {name, kind: "yaml", value: parseYaml(text)}};
-    } catch (e) {
-      const line = (e as {linePos?: {line: number}[]}).linePos?.[0]?.line;
-      return {
-        ok: false,
-        errors: [
-          {
-            file: name,
-            path: line ? `line ${line}` : "$",
-            expected: `valid YAML (${lower((e as Error).message.split("\n")[0] ?? "")})`
-          }
-        ]
-      };
-    }
-  }
+  if (/\.ya?ml$/i.test(name)) return parseYamlDoc(name, text);
   if (text.trim() === "")
     return {ok: false, errors: [{file: name, path: "$", expected: "a JSON document, got an empty file"}]};
   let whole: Error;
@@ -219,6 +203,46 @@ export function parseDoc(file: PeerFile): Result<Doc> {
   if (errors.length > 0) return {ok: false, errors};
   return {ok: true, value: {name, kind: "jsonl", lines}};
 }
+
+/**
+ * YAML read strictly (yaml's parseDocument): every error and every warning is refused with its line and
+ * column (a repeated key, a second document, a tab indent, an unknown tag such as PyYAML's !!python/…),
+ * never the last value kept or the tag dropped in silence. Values come out as the JSON reader gives them:
+ * integers beyond 2^53 exact as bigint, and .nan/.inf (numpy statistics of empty lists) null, not numbers.
+ */
+export function parseYamlDoc(name: string, text: string): Result<Doc> {
+  const doc = parseYamlDocument(text, {intAsBigInt: true, prettyErrors: true, strict: true, uniqueKeys: true});
+  const problems = [...doc.errors, ...doc.warnings];
+  if (problems.length > 0) {
+    const errors: PeerError[] = problems.slice(0, MAX_LINE_ERRORS).map((e) => {
+      const at = e.linePos?.[0];
+      return {
+        file: name,
+        path: at ? `line ${at.line} column ${at.col}` : "$",
+        expected: `valid YAML (${lower(e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, ""))})`
+      };
+    });
+    if (problems.length > MAX_LINE_ERRORS)
+      errors.push({file: name, path: `${problems.length - MAX_LINE_ERRORS} more`, expected: "valid YAML (not shown)"});
+    return {ok: false, errors};
+  }
+  try {
+    return {ok: true, value: {name, kind: "yaml", value: yamlValue(doc.toJS({maxAliasCount: 100}))}};
+  } catch (e) {
+    // an alias before its anchor, or aliases that expand past maxAliasCount (a "billion laughs" file)
+    return {ok: false, errors: [{file: name, path: "$", expected: `valid YAML (${lower((e as Error).message)})`}]};
+  }
+}
+
+/** A YAML value as JSON's reader gives it: safe integers as numbers, others exact, non-finite numbers null. */
+function yamlValue(v: unknown): unknown {
+  if (typeof v === "bigint") return v >= -MAX_SAFE && v <= MAX_SAFE ? Number(v) : v;
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (Array.isArray(v)) return v.map(yamlValue);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, yamlValue(x)]));
+  return v;
+}
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Parses every file; all errors of all files are returned together. */
 export function parseDocs(files: readonly PeerFile[]): Result<Doc[]> {

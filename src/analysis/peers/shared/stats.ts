@@ -44,8 +44,29 @@ export function numpyStat(values: readonly number[], stat: Stat, ddof: 0 | 1 = 0
   return quantileR7(arr(values), stat.p / 100);
 }
 
+/**
+ * How GuideLLM builds the CDF its percentiles read. "merged" (0.4 and later, schemas/statistics.py
+ * `from_values` → `Percentiles.from_pdf`): equal values merged, zero weights dropped, then the first value
+ * whose running share is ≥ q (searchsorted, side left). "per-value" (0.2–0.3, objects/statistics.py
+ * `from_distribution_function`): one CDF step per value, equal values not merged, and the first step whose
+ * running share is ≥ q (argmax, which gives the first value when no step reaches q).
+ */
+export type GuidellmCdf = "merged" | "per-value";
+
+/**
+ * The share GuideLLM compares with, as its source writes it: the decimal literal (0.999 for p99.9), not
+ * p / 100 (99.9 / 100 = 0.9990000000000001, which a running share of exactly 0.999 does not reach).
+ * Shifting the decimal point in the text gives the double nearest to the decimal, as Python's literal does.
+ */
+export const percentShare = (p: number): number => Number(`${p}e-2`);
+
 /** GuideLLM-style statistic: weighted mean, weighted population std, nearest rank on the weighted CDF. */
-export function weightedStat(values: readonly number[], weights: readonly number[], stat: Stat): number | undefined {
+export function weightedStat(
+  values: readonly number[],
+  weights: readonly number[],
+  stat: Stat,
+  cdf: GuidellmCdf = "merged"
+): number | undefined {
   let w = 0;
   let s = 0;
   for (let i = 0; i < values.length; i++) {
@@ -63,8 +84,8 @@ export function weightedStat(values: readonly number[], weights: readonly number
     for (let i = 0; i < values.length; i++) v += weights[i]! * (values[i]! - m) ** 2;
     return Math.sqrt(v / w);
   }
-  const p = stat === "median" ? 0.5 : stat.p / 100;
-  return guidellmQuantile(values, weights, p);
+  const q = stat === "median" ? 0.5 : percentShare(stat.p);
+  return cdf === "merged" ? guidellmQuantile(values, weights, q) : guidellmQuantilePerValue(values, weights, q);
 }
 
 /**
@@ -89,6 +110,34 @@ export function guidellmQuantile(values: readonly number[], weights: readonly nu
     if (cdf >= q) return v;
   }
   return pdf.at(-1)![0];
+}
+
+/**
+ * GuideLLM 0.2–0.3's percentile (`from_distribution_function`): values sorted, each its own step w / Σw, the
+ * float64 running sum, the first value whose sum is ≥ q, and the smallest value when none is (numpy's argmax
+ * of all-false). Equal values with different weights are summed in numpy's sort order, which is not kept: the
+ * value picked is the same, and only a threshold falling within a float rounding of the next step could move.
+ */
+export function guidellmQuantilePerValue(
+  values: readonly number[],
+  weights: readonly number[],
+  q: number
+): number | undefined {
+  const pdf: [number, number][] = [];
+  let total = 0;
+  for (let i = 0; i < values.length; i++)
+    if (Number.isFinite(values[i]!)) {
+      pdf.push([values[i]!, weights[i]!]);
+      total += weights[i]!;
+    }
+  if (pdf.length === 0 || !(total > 0)) return undefined;
+  pdf.sort((a, b) => a[0] - b[0]);
+  let cdf = 0;
+  for (const [v, w] of pdf) {
+    cdf += w / total;
+    if (cdf >= q) return v;
+  }
+  return pdf[0]![0];
 }
 
 /**
