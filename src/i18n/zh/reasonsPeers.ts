@@ -130,6 +130,26 @@ export const zhPeerReasons: readonly Phrase[] = [
     zh: "逐请求 (latency − ttft)/(out − 1)，限 out > 1"
   },
   {en: "requests without an error code", zh: "没有错误码的请求"},
+  {
+    en: "requests whose error string is empty (their client's success), an answer without any token included",
+    zh: "错误字符串为空的请求（其客户端判为成功），包括没有任何 token 的回答"
+  },
+  {
+    en: "{n} answers without any token and without an error: an empty output with no error is what {tool} counts as completed (TTFT 0 in its file)",
+    zh: "{n} 个回答没有任何 token 也没有错误：没有错误的空输出被 {tool} 计为已完成（其文件中 TTFT 为 0）"
+  },
+  {
+    en: "{n} answer without any token and without an error: an empty output with no error is what {tool} counts as completed (TTFT 0 in its file)",
+    zh: "{n} 个回答没有任何 token 也没有错误：没有错误的空输出被 {tool} 计为已完成（其文件中 TTFT 为 0）"
+  },
+  {
+    en: "InferScope's definition treats it as a failure (empty_output)",
+    zh: "InferScope 的定义将其视为失败（empty_output）"
+  },
+  {
+    en: "equal within floating-point noise: |reported − recomputed| = {d} {unit} ≤ {tol} {unit}, the absolute tolerance of {unit2}",
+    zh: "在浮点噪声范围内相等：|报告值 − 重算值| = {d} {unit} ≤ {tol} {unit}，即 {unit2} 的绝对容差"
+  },
   {en: "requests with an error code", zh: "带错误码的请求"},
   {en: "requests that finished successfully", zh: "成功完成的请求"},
   {en: "requests that ended with an error", zh: "以错误结束的请求"},
