@@ -156,14 +156,19 @@ describe("G1 evidence integrity", () => {
     );
   });
 
+  /** Writes the manifest's digest and size of one edited file, as a careful forger would. */
+  const reseal = (files: Record<string, string>, path: string): void => {
+    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string; sha256: string; bytes: number}[]};
+    const entry = m.files.find((f) => f.path === path)!;
+    entry.sha256 = createHash("sha256").update(files[path]!).digest("hex");
+    entry.bytes = Buffer.byteLength(files[path]!);
+    files["manifest.json"] = JSON.stringify(m);
+  };
+
   it("fails when a JSONL file's lines end in CR LF, digests resealed to match", async () => {
     const files = bundleFiles(clean());
     files[REQUESTS] = files[REQUESTS]!.replaceAll("\n", "\r\n");
-    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string; sha256: string; bytes: number}[]};
-    const entry = m.files.find((f) => f.path === REQUESTS)!;
-    entry.sha256 = createHash("sha256").update(files[REQUESTS]!).digest("hex");
-    entry.bytes = Buffer.byteLength(files[REQUESTS]!);
-    files["manifest.json"] = JSON.stringify(m);
+    reseal(files, REQUESTS);
     const r = await analyzeFiles(files);
     expect(gateOf(r, "G1").status).toBe("fail");
     const crlf = r.issues.filter((i) => i.code === "crlf");
@@ -177,11 +182,7 @@ describe("G1 evidence integrity", () => {
     // the third record gains a second httpStatus: a reader keeping the first sees a 500, JSON.parse the 200
     lines[2] = lines[2]!.replace(/^\{/, '{"httpStatus":500,');
     files[REQUESTS] = lines.join("\n");
-    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string; sha256: string; bytes: number}[]};
-    const entry = m.files.find((f) => f.path === REQUESTS)!;
-    entry.sha256 = createHash("sha256").update(files[REQUESTS]!).digest("hex");
-    entry.bytes = Buffer.byteLength(files[REQUESTS]!);
-    files["manifest.json"] = JSON.stringify(m);
+    reseal(files, REQUESTS);
     const r = await analyzeFiles(files);
     expect(gateOf(r, "G1").status).toBe("fail");
     expect(r.verdict).toBe("INVALID");

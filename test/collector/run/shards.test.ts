@@ -441,22 +441,20 @@ describe("collect --workers N, stopped by Ctrl-C (issue 17)", () => {
   }, 90_000);
 });
 
+/** Two pods' command line (`--shards 2`, the index from JOB_COMPLETION_INDEX) with a start 5 s ahead. */
+function lateShards(name: string, extra: string[] = []): {startAt: string; args: string[]} {
+  const cfg = writeConfig(t.dir, `${name}.yaml`, config());
+  const startAt = new Date(Date.now() + 5000).toISOString();
+  const out = join(t.dir, name);
+  return {
+    startAt,
+    args: ["collect", "--config", cfg, "--out", out, "--no-progress", "--shards", "2", "--start-at", startAt, ...extra]
+  };
+}
+
 describe("shards as a Kubernetes Indexed Job runs them (issue 17)", () => {
   it("a pod that starts late is caught: the merged run is not VALID and says how far apart the shards began", async () => {
-    const cfg = writeConfig(t.dir, "late.yaml", config());
-    const startAt = new Date(Date.now() + 5000).toISOString();
-    const args = [
-      "collect",
-      "--config",
-      cfg,
-      "--out",
-      join(t.dir, "late"),
-      "--no-progress",
-      "--shards",
-      "2",
-      "--start-at",
-      startAt
-    ];
+    const {startAt, args} = lateShards("late");
     const first = run(args, {JOB_COMPLETION_INDEX: "0"});
     // the second pod is scheduled 2 s after the start time
     await new Promise((r) => setTimeout(r, Date.parse(startAt) + 2000 - Date.now()));
@@ -476,22 +474,7 @@ describe("shards as a Kubernetes Indexed Job runs them (issue 17)", () => {
   }, 90_000);
 
   it("with a barrier folder they share, the shards in time wait for the late one and all start together", async () => {
-    const cfg = writeConfig(t.dir, "late-barrier.yaml", config());
-    const startAt = new Date(Date.now() + 5000).toISOString();
-    const args = [
-      "collect",
-      "--config",
-      cfg,
-      "--out",
-      join(t.dir, "late-barrier"),
-      "--no-progress",
-      "--shards",
-      "2",
-      "--start-at",
-      startAt,
-      "--barrier-dir",
-      join(t.dir, "late-barrier-meet")
-    ];
+    const {startAt, args} = lateShards("late-barrier", ["--barrier-dir", join(t.dir, "late-barrier-meet")]);
     const first = run(args, {JOB_COMPLETION_INDEX: "0"});
     // as above, the second pod is scheduled 2 s after the start time; this time the first waits for it
     await new Promise((r) => setTimeout(r, Date.parse(startAt) + 2000 - Date.now()));
