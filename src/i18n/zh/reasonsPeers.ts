@@ -131,6 +131,23 @@ export const zhPeerReasons: readonly Phrase[] = [
   },
   {en: "requests without an error code", zh: "没有错误码的请求"},
   {
+    en: "their 0.3 TPOT is (last − first token)/out, ours (last − first token)/(out − 1)",
+    zh: "对方 0.3 版的 TPOT 为 (末 token − 首 token)/out，我们为 (末 token − 首 token)/(out − 1)"
+  },
+  {en: "their {stat} is a nearest rank on the weighted CDF", zh: "对方的 {stat} 是加权 CDF 上的最近秩"},
+  {en: "our median the midpoint of the middle values", zh: "我们的中位数取中间两值的中点"},
+  {
+    en: "their p{p} is the first value whose weighted cumulative share reaches {q} %",
+    zh: "对方的 p{p} 是加权累计占比首次达到 {q}% 的值"
+  },
+  {en: "ours the nearest rank ⌈p·n⌉", zh: "我们取最近秩 ⌈p·n⌉"},
+  {en: "ours covers only the {n} stored requests", zh: "我们只覆盖已存储的 {n} 个请求"},
+  {
+    en: "written by genai-perf analyze: input_config keeps the sweep template's stimulus, not this run's load",
+    zh: "由 genai-perf analyze 写出：input_config 保留的是扫描模板的 stimulus，而非本次运行的负载"
+  },
+  {en: "input_config.perf_analyzer.stimulus is empty", zh: "input_config.perf_analyzer.stimulus 为空"},
+  {
     en: "requests whose error string is empty (their client's success), an answer without any token included",
     zh: "错误字符串为空的请求（其客户端判为成功），包括没有任何 token 的回答"
   },
