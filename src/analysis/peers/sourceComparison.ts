@@ -100,6 +100,12 @@ export function sourceComparison(
 ): {rows: SourceComparisonRow[]; issues: Issue[]} {
   const rows: SourceComparisonRow[] = [];
   const issues: Issue[] = [];
+  // the runs the source records at each point (one source record per run): a file of aggregates only has no
+  // request records to count its repeats from, and its runs' rows must still be told apart
+  const runsAt = new Map<string, Set<number>>();
+  for (const s of sources)
+    if (s.point !== null && typeof s.facts.repeat === "number")
+      runsAt.set(s.point, (runsAt.get(s.point) ?? new Set()).add(s.facts.repeat));
   for (const source of sources) {
     if (!isPeerTool(source.tool)) {
       issues.push(
@@ -118,7 +124,10 @@ export function sourceComparison(
     const all = p ? p.requests : source.point === null ? [...points.values()].flatMap((x) => x.requests) : [];
     // a point the source ran more than once (one source record per run): each run's numbers are its own requests'
     const repeat = typeof source.facts.repeat === "number" ? source.facts.repeat : null;
-    const repeats = new Set(all.map((d) => d.record.repeat)).size;
+    const repeats = Math.max(
+      new Set(all.map((d) => d.record.repeat)).size,
+      source.point === null ? 0 : (runsAt.get(source.point)?.size ?? 0)
+    );
     const split = p !== null && p !== undefined && repeat !== null && repeats > 1;
     const mine = <T extends DerivedRequest>(xs: readonly T[]) =>
       split ? xs.filter((d) => d.record.repeat === repeat) : xs;

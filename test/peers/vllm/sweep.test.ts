@@ -52,6 +52,8 @@ describe("vllm bench sweep summary.json", () => {
     const throughput = report.source_comparison!.filter((r) => r.metric === "request_throughput");
     expect(throughput.map((r) => r.reported)).toEqual([6.4, 10.0]);
     expect(run.sources.map((s) => (s.facts as {repeat: number}).repeat)).toEqual([0, 1]);
+    // no request records to count the repeats from: each run's rows still say which run they are
+    expect(throughput.map((r) => r.repeat)).toEqual([0, 1]);
   });
 
   it("an element that is not a result is refused at its index", () => {
