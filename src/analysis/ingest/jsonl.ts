@@ -107,9 +107,8 @@ export class JsonlValidator<T extends {seq: number}> {
         )
       );
       // which seq is meant is unknown where seq itself repeats: accept whatever follows, as after a bad line
-      const seq = (value as {seq?: unknown} | null)?.seq;
       if (repeated.path === "$.seq") this.#expectedSeq = null;
-      else if (typeof seq === "number" && Number.isInteger(seq)) this.#checkSeq(seq);
+      else this.#checkSeqOf(value);
       return undefined;
     }
     const parsed = this.#schema.safeParse(value);
@@ -117,8 +116,7 @@ export class JsonlValidator<T extends {seq: number}> {
       // Valid JSON that breaks the schema is an error wherever it is (only unparseable text can be a torn tail);
       // its seq still counts so one bad record does not cascade into sequence errors.
       for (const i of zodIssues(this.#file, this.#line, parsed.error)) this.#add(i);
-      const seq = (value as {seq?: unknown} | null)?.seq;
-      if (typeof seq === "number" && Number.isInteger(seq)) this.#checkSeq(seq);
+      this.#checkSeqOf(value);
       return undefined;
     }
     this.#checkSeq(parsed.data.seq);
@@ -190,6 +188,12 @@ export class JsonlValidator<T extends {seq: number}> {
       for (const i of this.#pending.issues) this.#add(i);
       this.#pending = null;
     }
+  }
+
+  /** Checks the seq of a record read but not accepted, where it has an integer one. */
+  #checkSeqOf(value: unknown): void {
+    const seq = (value as {seq?: unknown} | null)?.seq;
+    if (typeof seq === "number" && Number.isInteger(seq)) this.#checkSeq(seq);
   }
 
   #checkSeq(seq: number): void {

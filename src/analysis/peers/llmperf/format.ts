@@ -36,6 +36,12 @@ export const Summary = z.looseObject({
   results_mean_output_throughput_token_per_s: NumLike.optional()
 });
 
+/** A summary value as a number: pandas writes some as numeric strings ("550"); anything else is null. */
+export const summaryNumber = (v: unknown): number | null => {
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : null;
+};
+
 export const isIndividual = (v: unknown): v is unknown[] =>
   Array.isArray(v) && v.length > 0 && v.every((x) => isObject(x) && ("ttft_s" in x || "end_to_end_latency_s" in x));
 export const isSummary = (v: unknown): boolean =>

@@ -1,7 +1,7 @@
 import {max, min} from "../../stats/moments.ts";
 import {relDiff} from "../shared/stats.ts";
 import type {PeerError} from "../shared/types.ts";
-import type {Individual} from "./format.ts";
+import {summaryNumber as num, type Individual} from "./format.ts";
 
 /**
  * Which LLMPerf files make one run. LLMPerf writes a run as one pair, `<name>_individual_responses.json`
@@ -33,11 +33,6 @@ export function oneRunErrors(kind: string, files: readonly string[]): PeerError[
     }
   ];
 }
-
-const num = (v: unknown): number | null => {
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  return typeof n === "number" && Number.isFinite(n) ? n : null;
-};
 
 /**
  * Values a min or max of the same floats must reproduce (pandas' min returns one of the values, written

@@ -14,7 +14,7 @@ import {
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
 import {percentileCodes, statRows, type ReportedStat} from "../shared/statRows.ts";
 import {defined, endOf, lastTokenOf, successes, sumOf, ttftOf} from "../shared/views.ts";
-import {METRICS, type Metric} from "./format.ts";
+import {METRICS, summaryNumber as num, type Metric} from "./format.ts";
 
 /**
  * LLMPerf parity: each `results_<metric>_…` summary statistic recomputed from the individual responses
@@ -102,11 +102,6 @@ const MAPPING: Record<Metric, {definition: string; canonical: string; codes: Rea
     codes: [],
     why: "percentile method"
   }
-};
-
-const num = (v: unknown): number | null => {
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  return typeof n === "number" && Number.isFinite(n) ? n : null;
 };
 
 /** The summary keys of one metric's statistics (`results_ttft_s_quantiles_p99`), or the defaults without a summary. */
