@@ -132,5 +132,15 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "G1 对更多被手工改动的证据包判为不通过：清单重复列出同一文件、同一对象中重复出现同名键（JSON.parse 会保留后者）、configSha256 与清单所列配置摘要不符、负载点的值与其 id 不再一致；JSONL 记录中重复出现同名键（指出其行与列），或 JSONL 行以 CR LF 结尾。其原因会指出清单的错误所在行；清单所列文件若是目录或符号链接，会如实说明而不是称其缺失。"
       }
     ]
+  },
+  {
+    contract: "analyzer",
+    version: "6",
+    changes: [
+      {
+        en: "G3 (error rate) reads the source tool's own request counts in an import that keeps no per-request results, or keeps a sample of them: a request the tool counts as failed fails under InferScope's definition too, so a failed share above the threshold makes the run INVALID (a vLLM file whose 8 requests all failed, kept without --save-detailed, was INCONCLUSIVE with \"no measured requests\"). A lower share stays not evaluable, never a pass: the tool may count as completed what InferScope counts as failed (an empty answer, an in-band error).",
+        zh: "对不含逐请求结果（或只含其抽样）的导入，G3（错误率）读取源工具自己的请求计数：源工具判为失败的请求在 InferScope 的定义下同样失败，因此失败比例超过阈值时运行判为无效（一个未用 --save-detailed 保存、8 个请求全部失败的 vLLM 文件此前为“无被测请求”的结论不确定）。较低的比例仍为不可评估，而非通过：源工具可能把 InferScope 判为失败的请求（空回答、流内错误）算作完成。"
+      }
+    ]
   }
 ];

@@ -1,5 +1,6 @@
 import {FAILURE_CLASSES} from "../derive/outcome.ts";
 import {PERCENTILE_FLOORS, type PercentileKey} from "../stats/summarize.ts";
+import type {PointSourceCounts} from "./sourceCounts.ts";
 import type {PointGate} from "./types.ts";
 
 export const successClassification: PointGate = {
@@ -28,6 +29,14 @@ export const successClassification: PointGate = {
   }
 };
 
+const percent = (rate: number) => `${(rate * 100).toFixed(1)} %`;
+
+/** What the source tool counted at a point (imports), as a reason's clause. */
+function sourceText(s: PointSourceCounts): string {
+  const runs = s.runs > 1 ? ` over ${s.runs} runs` : "";
+  return `${s.tool} counted ${s.failed}/${s.counted} failed${runs} (${percent(s.failed / s.counted)})`;
+}
+
 export const errorRate: PointGate = {
   id: "G3",
   slug: "error_rate",
@@ -36,20 +45,39 @@ export const errorRate: PointGate = {
   required: true,
   title: {en: "Error rate", zh: "错误率"},
   description: {
-    en: "Failed measured requests divided by all measured requests must not exceed the threshold (default 1 %). Reported per failure class.",
-    zh: "失败的被测请求占全部被测请求的比例不得超过阈值（默认 1%），并按失败类别报告。"
+    en: "Failed measured requests divided by all measured requests must not exceed the threshold (default 1 %). Reported per failure class. An imported file that keeps no per-request results (or a sample of them) is judged by the source tool's own counts where it states them: a request the tool counts as failed fails here too, so a failed share above the threshold fails the gate; a lower one is not a pass, because the tool's definition of success may be looser than ours.",
+    zh: "失败的被测请求占全部被测请求的比例不得超过阈值（默认 1%），并按失败类别报告。若导入的文件不含逐请求结果（或只含其抽样），在源工具给出自身计数时按其计数判定：源工具判为失败的请求在此同样失败，故失败比例超过阈值即判不通过；低于阈值不算通过，因为源工具对成功的定义可能比我们宽松。"
   },
   anchor: "GuideLLM error-rate constraints; LLMPerf drops errors silently (counter-example)",
-  threshold: (c) => `≤ ${(c.gates.max_error_rate * 100).toFixed(1)} %`,
+  threshold: (c) => `≤ ${percent(c.gates.max_error_rate)}`,
   evaluatePoint: (p, ctx) => {
+    const max = ctx.config.gates.max_error_rate;
+    const counts = ctx.sourceCounts.get(p.point.id);
+    const source = counts && counts.counted > 0 ? counts : undefined;
+    const sourceRate = source ? source.failed / source.counted : null;
     const measured = p.totals.measured;
-    if (measured === 0) return {status: "not_evaluable", reason: "no measured requests"};
+    if (measured === 0) {
+      if (!source || sourceRate === null) return {status: "not_evaluable", reason: "no measured requests"};
+      const text = `no request records; ${sourceText(source)}`;
+      return sourceRate > max
+        ? {status: "fail", reason: `${text} > ${percent(max)}`, evidence: {rate: sourceRate, source}}
+        : {
+            status: "not_evaluable",
+            reason: `${text}, by its own definition of success, which cannot be checked without the requests`,
+            evidence: {sourceRate, source}
+          };
+    }
     const failed = measured - p.totals.successes;
     const rate = failed / measured;
-    const text = `${failed}/${measured} failed (${(rate * 100).toFixed(1)} %)`;
-    return rate > ctx.config.gates.max_error_rate
-      ? {status: "fail", reason: `${text} > ${(ctx.config.gates.max_error_rate * 100).toFixed(1)} %`, evidence: {rate}}
-      : {status: "pass", reason: text, evidence: {rate}};
+    const text = `${failed}/${measured} failed (${percent(rate)})`;
+    if (rate > max) return {status: "fail", reason: `${text} > ${percent(max)}`, evidence: {rate}};
+    if (source && sourceRate !== null && sourceRate > max)
+      return {
+        status: "fail",
+        reason: `${text} in the records, which keep part of the requests; ${sourceText(source)} > ${percent(max)}`,
+        evidence: {rate: sourceRate, recordRate: rate, source}
+      };
+    return {status: "pass", reason: text, evidence: {rate}};
   }
 };
 

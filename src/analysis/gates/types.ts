@@ -4,6 +4,7 @@ import type {LedgerFacts} from "../accumulate/ledger.ts";
 import type {ClientFacts, TelemetryFacts} from "../accumulate/telemetry.ts";
 import type {FileCheck} from "../ingest/readBundle.ts";
 import type {PointFacts} from "./facts.ts";
+import type {PointSourceCounts} from "./sourceCounts.ts";
 import type {Bilingual} from "../metrics/types.ts";
 import type {RunConfig} from "../schema/config.ts";
 import type {Manifest} from "../schema/manifest.ts";
@@ -50,6 +51,8 @@ export interface GateContext {
   imported: boolean;
   /** Planned versus recorded requests (G30). */
   ledger: LedgerFacts;
+  /** Imports: each point's requests as the source tool counted them, where every run of it says (G3). */
+  sourceCounts: ReadonlyMap<string, PointSourceCounts>;
 }
 
 export interface PointOutcome {

@@ -1,5 +1,6 @@
 import type {BundleFacts} from "../accumulate/bundle.ts";
 import {GATES} from "../gates/registry.ts";
+import {sourceCountsByPoint} from "../gates/sourceCounts.ts";
 import type {GateContext, GateResult, PointFacts} from "../gates/types.ts";
 import {verdictOf} from "../gates/verdict.ts";
 import type {BundleRead} from "../ingest/readBundle.ts";
@@ -32,7 +33,8 @@ export function gateContext(
     server: facts.server,
     gpu: facts.gpu,
     imported: manifest?.provenance.kind === "imported",
-    ledger: facts.ledger
+    ledger: facts.ledger,
+    sourceCounts: sourceCountsByPoint(facts.sources)
   };
 }
 

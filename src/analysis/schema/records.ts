@@ -2,6 +2,7 @@ import {z} from "zod";
 
 import {NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
 import {JsonBody} from "./body.ts";
+import {SourceRecord} from "./source.ts";
 import {PromptSegments, WorkloadTag} from "./workload.ts";
 
 /**
@@ -340,19 +341,7 @@ export const QualityLineByShape = z.unknown().transform((v, ctx): QualityLine =>
   return z.NEVER;
 });
 
-/** A peer tool's own reported numbers, preserved verbatim (imports). */
-export const SourceRecord = z.strictObject({
-  seq: NonNegInt,
-  tool: z.string(),
-  toolVersion: z.string().nullable(),
-  file: z.string().describe("source file name"),
-  point: Slug.nullable(),
-  aggregates: z.unknown().describe("the source's reported aggregates, verbatim"),
-  facts: z
-    .record(z.string(), z.unknown())
-    .describe("importer-extracted facts needed for recomputation (window, method…)")
-});
-export type SourceRecord = z.infer<typeof SourceRecord>;
+export {SourceRecord, SourceRequestCounts} from "./source.ts";
 
 /** Which record schema each file role uses. */
 export const RECORD_SCHEMAS = {

@@ -51,6 +51,20 @@ const zhAnalysisReasons: readonly Phrase[] = [
   {en: "no measured requests", zh: "没有被测请求"},
   {en: "all {n} measured requests succeeded", zh: "全部 {n} 个被测请求成功"},
   {en: "{ok}/{n} succeeded", zh: "{ok}/{n} 成功"},
+  {
+    en: "{failed}/{n} failed ({pct} %) in the records, which keep part of the requests; {source...} > {max} %",
+    zh: "记录中 {failed}/{n} 失败（{pct} %），记录只保存了部分请求；{source} > {max} %"
+  },
+  {en: "no request records; {source...} > {max} %", zh: "没有请求记录；{source} > {max} %"},
+  {
+    en: "no request records; {source...}, by its own definition of success, which cannot be checked without the requests",
+    zh: "没有请求记录；{source}，这是按其自身的成功定义统计的，缺少请求记录无法核查"
+  },
+  {
+    en: "{tool} counted {failed}/{n} failed over {runs} runs ({pct} %)",
+    zh: "{tool} 统计 {runs} 次运行共 {failed}/{n} 失败（{pct} %）"
+  },
+  {en: "{tool} counted {failed}/{n} failed ({pct} %)", zh: "{tool} 统计 {failed}/{n} 失败（{pct} %）"},
   {en: "{failed}/{n} failed ({pct} %) > {max} %", zh: "{failed}/{n} 失败（{pct} %）> {max} %"},
   {en: "{failed}/{n} failed ({pct} %)", zh: "{failed}/{n} 失败（{pct} %）"},
   {

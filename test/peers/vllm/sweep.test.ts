@@ -124,8 +124,11 @@ describe("failures known only from the file's counts", () => {
     const {run, report} = await importAndAnalyzeTexts("vllm", [file("failed.json", allFailed)]);
     expect(run.requests).toEqual([]);
     expect(run.warnings).toEqual([
-      "failed.json: vLLM counted 0 completed and 8 failed requests, but the file keeps no per-request results (no --save-detailed): no request records are written, so InferScope cannot judge its error rate (G3 not evaluable); the counts stand in the source comparison"
+      "failed.json: vLLM counted 0 completed and 8 failed requests, but the file keeps no per-request results (no --save-detailed): no request records are written, so the error-rate gate (G3) reads vLLM's own counts: a failed share above its threshold fails the run, a lower one is not a pass (what vLLM counted as completed cannot be checked); the counts stand in the source comparison"
     ]);
+    // 8 of 8 failed by vLLM's own count: the run is INVALID, not INCONCLUSIVE for want of request records
+    expect(report.gates.find((g) => g.id === "G3")!.status).toBe("fail");
+    expect(report.verdict).toBe("INVALID");
     const failed = report.source_comparison!.find((r) => r.metric === "failed")!;
     expect([failed.reported, failed.recomputed_status]).toEqual([8, "not_recomputable"]);
   });

@@ -1,6 +1,6 @@
 import {max} from "d3-array";
 
-import type {EventKind, RequestRecord, SseEvent} from "../../schema/records.ts";
+import type {EventKind, RequestRecord, SourceRequestCounts, SseEvent} from "../../schema/records.ts";
 import type {LoadPoint} from "../../schema/manifest.ts";
 import {appendAll} from "../../util/append.ts";
 import {
@@ -9,6 +9,7 @@ import {
   isoFromLocal,
   loadPoint,
   numberRecords,
+  requestCounts,
   requestRecord,
   sourceRecord,
   tokenEvent,
@@ -17,7 +18,7 @@ import {
 import {minBig, timeToNs} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
-import {isAiperfAggregate, isAiperfRecord, Rec, tag, tagNs, tagNum} from "./format.ts";
+import {aiperfAggregates, isAiperfAggregate, isAiperfRecord, Rec, tag, tagNs, tagNum} from "./format.ts";
 
 /** The profiling phase of a newer `input_config` (`phases[]`), or the older `loadgen` section. */
 function loadgenOf(agg: unknown): Record<string, unknown> {
@@ -40,6 +41,26 @@ function warmupOf(agg: unknown): number {
     return ic.loadgen.warmup_request_count;
   const w = Array.isArray(ic.phases) ? ic.phases.find((p) => isObject(p) && p.name === "warmup") : null;
   return isObject(w) && typeof w.requests === "number" ? w.requests : 0;
+}
+
+/**
+ * The aggregate's request counts: request_count counts the successful requests and error_request_count the
+ * failed ones (a request AIPerf cancels on purpose is one); a file without error_request_count had none only
+ * where its error_summary is an empty list. A run stopped by request count waits for every request; one with
+ * a benchmark duration drops the responses still pending after its grace period, uncounted (AIPerf's
+ * time-based benchmarking docs), so its incomplete requests are unknown.
+ */
+function aggregateCounts(agg: unknown): SourceRequestCounts {
+  const stats = aiperfAggregates(agg);
+  const count = (t: string) => stats[t]?.avg;
+  const noErrors = isObject(agg) && Array.isArray(agg.error_summary) && agg.error_summary.length === 0;
+  const lg = loadgenOf(agg);
+  const byCount = typeof lg.request_count === "number" && lg.benchmark_duration == null && lg.duration == null;
+  return requestCounts(
+    count("request_count"),
+    count("error_request_count") ?? (noErrors ? 0 : null),
+    byCount ? 0 : null
+  );
 }
 
 function pointFrom(agg: unknown): LoadPoint {
@@ -290,6 +311,7 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
           point: point.id,
           aggregates: agg ? jsonSafe(agg) : null,
           facts: {
+            ...(agg ? {requestCounts: aggregateCounts(agg)} : {}),
             recordsFile: records?.file ?? null,
             aggregateFile: aggregate?.file ?? null,
             generation: isObject(agg) && isObject(agg.records) ? "2025-10" : agg ? "later" : null,

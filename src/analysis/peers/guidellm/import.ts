@@ -8,6 +8,7 @@ import {
   isoFromEpochS,
   loadPoint,
   numberRecords,
+  requestCounts,
   requestRecord,
   sToNs,
   sourceRecord,
@@ -243,7 +244,13 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
           stored: samples[bi]!.stored,
           inWindow: samples[bi]!.inWindow,
           sampled: samples[bi]!.sampled,
-          sampleSize: samples[bi]!.sampleSize
+          sampleSize: samples[bi]!.sampleSize,
+          // GuideLLM's own counts in its measured window: a sampled file's records hold only part of them
+          requestCounts: requestCounts(
+            samples[bi]!.totals.successful,
+            samples[bi]!.totals.errored,
+            samples[bi]!.totals.incomplete
+          )
         }
       })
     );

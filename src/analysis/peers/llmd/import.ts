@@ -1,10 +1,11 @@
 import type {LoadPoint} from "../../schema/manifest.ts";
-import {isoFromLocal, loadPoint, numberRecords, sourceRecord, unknownPoint} from "../shared/build.ts";
+import type {SourceRequestCounts} from "../../schema/records.ts";
+import {isoFromLocal, loadPoint, numberRecords, requestCounts, sourceRecord, unknownPoint} from "../shared/build.ts";
 import {appendAll} from "../../util/append.ts";
 import {isObject, jsonSafe} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {isLlmdReport} from "./format.ts";
-import {validateLlmdReport} from "./validate.ts";
+import {aggregateOf, validateLlmdReport} from "./validate.ts";
 
 const obj = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
 const finite = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
@@ -37,6 +38,20 @@ function pointOf(load: Record<string, unknown>): LoadPoint {
   if (rate !== null && rate > 0) return loadPoint("rate", rate, {maxConcurrency: c !== null && c >= 1 ? c : null});
   if (c !== null && c >= 1) return loadPoint("concurrency", c);
   return unknownPoint();
+}
+
+/**
+ * The report's request counts: `total` is every request sent, `failures` those that responded with an error,
+ * `incomplete` those not completed (upstream's schema); an unstated incomplete is taken as 0, so that the
+ * failures count over every request sent, the smallest failed share the report allows.
+ */
+function countsOf(doc: Record<string, unknown>): SourceRequestCounts {
+  const r = obj(aggregateOf(doc)?.requests);
+  const total = finite(r.total);
+  const failures = finite(r.failures);
+  const incomplete = r.incomplete == null ? 0 : finite(r.incomplete);
+  const completed = total !== null && failures !== null && incomplete !== null ? total - failures - incomplete : null;
+  return requestCounts(completed, failures, incomplete);
 }
 
 function isoOf(t: unknown): string | null {
@@ -102,6 +117,7 @@ export function importLlmd(docs: readonly Doc[]): Result<ImportedRun> {
       point: p.id,
       aggregates: jsonSafe(doc),
       facts: {
+        requestCounts: countsOf(doc),
         uid: str(obj(doc.run).uid),
         producer: str(load.tool),
         producerVersion: str(load.tool_version),

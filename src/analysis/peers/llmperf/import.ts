@@ -1,11 +1,12 @@
 import {z} from "zod";
 
-import type {RequestRecord} from "../../schema/records.ts";
+import type {RequestRecord, SourceRequestCounts} from "../../schema/records.ts";
 import {appendAll} from "../../util/append.ts";
 import {
   isoFromEpochS,
   loadPoint,
   numberRecords,
+  requestCounts,
   requestRecord,
   sToNs,
   sourceRecord,
@@ -14,7 +15,7 @@ import {
 } from "../shared/build.ts";
 import {jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
-import {Individual, isIndividual, isSummary, Summary} from "./format.ts";
+import {Individual, isIndividual, isSummary, Summary, summaryNumber} from "./format.ts";
 import {oneRunErrors, pairErrors} from "./pair.ts";
 
 type SummaryFile = {file: string; raw: Record<string, unknown>; s: z.infer<typeof Summary>};
@@ -54,6 +55,18 @@ function readLlmperf(
   const summary = summaries.length === 1 ? summaries[0]! : null;
   if (individual && summary) appendAll(errors, pairErrors(individual, summary));
   return errors.length ? {ok: false, errors} : {ok: true, value: {individual, summary}};
+}
+
+/**
+ * The summary's request counts: LLMPerf counts a row with an error code as an error and every other as completed
+ * (pair.ts); a request started but never returned is incomplete.
+ */
+function summaryCounts(raw: Record<string, unknown>): SourceRequestCounts {
+  const started = summaryNumber(raw.results_num_requests_started);
+  const completed = summaryNumber(raw.results_num_completed_requests);
+  const failed = summaryNumber(raw.results_number_errors);
+  const incomplete = started !== null && completed !== null && failed !== null ? started - completed - failed : null;
+  return requestCounts(completed, failed, incomplete);
 }
 
 /**
@@ -98,6 +111,7 @@ export function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
           point: point.id,
           aggregates: summary ? jsonSafe(summary.raw) : null,
           facts: {
+            ...(summary ? {requestCounts: summaryCounts(summary.raw)} : {}),
             individualFile: individual?.file ?? null,
             summaryFile: summary?.file ?? null,
             requests: requests.length,

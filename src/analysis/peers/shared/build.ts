@@ -1,6 +1,6 @@
 import type {LoadMode} from "../../schema/config.ts";
 import type {LoadPoint} from "../../schema/manifest.ts";
-import type {EventKind, RequestRecord, SseEvent, SourceRecord} from "../../schema/records.ts";
+import type {EventKind, RequestRecord, SseEvent, SourceRecord, SourceRequestCounts} from "../../schema/records.ts";
 
 /** Seconds (float) to integer ns. */
 export const sToNs = (s: number): number => Math.round(s * 1e9);
@@ -91,6 +91,16 @@ export function unknownPoint(o: Partial<Omit<LoadPoint, "id" | "mode" | "value">
 
 export function sourceRecord(d: Omit<SourceRecord, "seq">): SourceRecord {
   return {seq: 0, ...d};
+}
+
+const countOf = (v: unknown): number | null => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : null);
+
+/**
+ * A source record's facts.requestCounts from the tool's own counts (completed, failed, incomplete: 0 where the
+ * tool waits for every request); a value that is not a count is unknown (null), never 0.
+ */
+export function requestCounts(completed: unknown, failed: unknown, incomplete: unknown): SourceRequestCounts {
+  return {completed: countOf(completed), failed: countOf(failed), incomplete: countOf(incomplete)};
 }
 
 /** Epoch seconds (float) to ISO 8601 UTC, or null. Pure: no Date of now, only a conversion. */

@@ -7,6 +7,7 @@ import {
   isoFromLocal,
   loadPoint,
   numberRecords,
+  requestCounts,
   requestRecord,
   sToNs,
   sourceRecord
@@ -168,9 +169,14 @@ function importNotes(
     warnings.push(w);
   }
   for (const {run, label: where} of runs) {
-    const failed = run.failed ?? 0;
-    if (run.ttfts || (failed === 0 && run.completed > 0)) continue;
-    const w = `${where}: ${label} counted ${run.completed} completed and ${failed === 0 && run.failed == null ? "an unknown number of" : failed} failed requests, but the file keeps no per-request results (no ${flavor === "vllm" ? "--save-detailed" : "--output-details"}): no request records are written, so InferScope cannot judge its error rate (G3 not evaluable); the counts stand in the source comparison`;
+    const failed = run.failed ?? (run.num_prompts == null ? null : run.num_prompts - run.completed);
+    // warned where requests are known to have failed, or none completed (an unknown count alone is G3's to say)
+    if (run.ttfts || ((failed ?? 0) === 0 && run.completed > 0)) continue;
+    const gate =
+      failed === null
+        ? "so InferScope cannot judge its error rate (G3 not evaluable)"
+        : `so the error-rate gate (G3) reads ${label}'s own counts: a failed share above its threshold fails the run, a lower one is not a pass (what ${label} counted as completed cannot be checked)`;
+    const w = `${where}: ${label} counted ${run.completed} completed and ${failed ?? "an unknown number of"} failed requests, but the file keeps no per-request results (no ${flavor === "vllm" ? "--save-detailed" : "--output-details"}): no request records are written, ${gate}; the counts stand in the source comparison`;
     notes.push(w);
     warnings.push(w);
   }
@@ -242,6 +248,13 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
           completed: run.completed,
           failed: run.failed ?? null,
           numPrompts: run.num_prompts ?? null,
+          // the client awaits every request: none is left incomplete; a file without `failed` (2024, SGLang)
+          // failed the requests it did not complete
+          requestCounts: requestCounts(
+            run.completed,
+            run.failed ?? (run.num_prompts == null ? null : run.num_prompts - run.completed),
+            0
+          ),
           requestRate: run.request_rate ?? null,
           ...(perRequest === "latencies_only" ? {latenciesS: run.latencies} : {})
         }
