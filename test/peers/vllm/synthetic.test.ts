@@ -54,6 +54,19 @@ describe("vLLM save-result", () => {
     expect([p.n, p.n_success, p.id]).toEqual([8, 7, "concurrency-4"]);
   });
 
+  it("a failed request's latency of 0 (the client's default) is unknown, not an end at its own send", async () => {
+    const {run} = await importAndAnalyze("auto", [f("vllm/vllm-2025-detailed.json")]);
+    const file = json("vllm/vllm-2025-detailed.json") as {errors: string[]; latencies: number[]; start_times: number[]};
+    // the file's 8th request failed ("Bad Request: …") with latency 0.0; the 7th succeeded in 0.175173 s
+    expect([file.errors[7], file.latencies[7]]).toEqual(["Bad Request: context length exceeded", 0]);
+    const [ok, failed] = [run.requests[6]!, run.requests[7]!];
+    expect(failed.tEndNs).toBeNull();
+    expect(failed.nullReasons?.tEndNs).toBe(
+      "a failed request's latency is 0 in the file, the client's default: unknown"
+    );
+    expect(ok.tEndNs! - ok.tDispNs!).toBe(175_173_000);
+  });
+
   it("2025+ schema without --save-detailed: latency statistics from the latencies array only", async () => {
     const {run, report} = await importAndAnalyze("auto", [f("vllm/vllm-2025-latencies-only.json")]);
     expect(run.requests).toEqual([]);

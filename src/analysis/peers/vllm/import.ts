@@ -60,10 +60,13 @@ function mapRequests(
     const failed = err !== "";
     const ok = !failed && ttft !== null && (ttft > 0 || gaps.length > 0);
     const disp = starts ? sToNs(starts[i]! - t0) : 0;
-    const latency = run.latencies?.[i];
+    // a client that keeps latencies (a patched vLLM) leaves a failed request's at its default 0: unknown
+    const unset = failed && run.latencies?.[i] === 0;
+    const latency = unset ? undefined : run.latencies?.[i];
     const outTokens = run.output_lens?.[i] ?? null;
     const nullReasons: Record<string, string> = {};
-    if (latency === undefined)
+    if (unset) nullReasons.tEndNs = "a failed request's latency is 0 in the file, the client's default: unknown";
+    else if (latency === undefined)
       nullReasons.tEndNs =
         flavor === "sglang"
           ? "SGLang output details keep no per-request latency"
