@@ -1,5 +1,5 @@
 /**
- * npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--skip FILE,…]
+ * npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--skip FILE,…] [--static]
  * Mutation testing (StrykerJS with its vitest runner) of one folder of src/analysis, e.g. `gates` mutates
  * src/analysis/gates/**\/*.ts. Only the fast in-process unit tests listed in vitest.mutation.config.ts run
  * against the mutants, each mutant only against the tests that cover it. Not part of `npm test` or CI.
@@ -8,6 +8,10 @@
  * score last. --incremental reuses reports/mutation/<folder>/incremental.json from the previous run.
  * --timeout-factor (Stryker's timeoutFactor, default 1.5): raise it on a loaded machine, where a slow
  * test run is otherwise counted as a detected mutant (a timeout).
+ * --static also tests the static mutants (code run when a module loads, outside any test: zod schemas and their
+ * descriptions, bilingual labels, constant tables). Without it they are ignored and counted apart: Stryker
+ * cannot tell which tests cover such a mutant, so each one runs the whole mutation suite (about 2 minutes here),
+ * and 52 of specBlock.ts's 196 mutants alone would take most of an hour.
  * Exit codes: 0 done (whatever the score), 1 Stryker failed, 2 usage.
  */
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
@@ -20,14 +24,15 @@ import {globSync} from "glob";
 const ROOT = resolve(import.meta.dirname, "..");
 const ANALYSIS = join(ROOT, "src", "analysis");
 const USAGE =
-  "usage: npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--skip FILE,…]   (folder: a subfolder of src/analysis; --skip: files of it not mutated, e.g. schema.ts: zod declarations every test loads)";
+  "usage: npm run test:mutation -- <folder> [--incremental] [--timeout-factor F] [--skip FILE,…] [--static]   (folder: a subfolder of src/analysis; --skip: files of it not mutated, e.g. schema.ts: zod declarations every test loads; --static: test the static mutants too)";
 
 const folders = readdirSync(ANALYSIS).filter((name) => statSync(join(ANALYSIS, name)).isDirectory());
 const {values: flags, positionals} = parseArgs({
   options: {
     incremental: {type: "boolean", default: false},
     "timeout-factor": {type: "string", default: "1.5"},
-    skip: {type: "string", default: ""}
+    skip: {type: "string", default: ""},
+    static: {type: "boolean", default: false}
   },
   allowPositionals: true
 });
@@ -76,6 +81,7 @@ try {
       ...skipped.map((f) => `!src/analysis/${folder}/${f}`) // Stryker's negated patterns
     ],
     coverageAnalysis: "perTest",
+    ignoreStatic: !flags.static,
     concurrency: 2,
     timeoutFactor,
     incremental: flags.incremental,

@@ -1,6 +1,6 @@
 import {rmSync} from "node:fs";
 
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {afterAll, beforeAll, beforeEach, describe, expect, it} from "vitest";
 
 import {analyzeBundle, compareRuns, comparability, isSummary, type Report} from "../../../src/analysis/index.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
@@ -12,12 +12,18 @@ let p1: Report;
 let p2: Report;
 let big: Report;
 
+let dirs: string[];
+
 beforeAll(async () => {
   root = tempDir("inferscope-compare-");
   const [a, b, , d] = demoSpecs();
-  const load = async (spec: typeof a) =>
-    analyzeBundle(fsBundle(await writeSiteBundle(root, {...spec!, telemetry: false})), {keepRows: true});
-  [p1, p2, big] = await Promise.all([load(a), load(b), load(d)]);
+  dirs = await Promise.all([a, b, d].map((spec) => writeSiteBundle(root, {...spec!, telemetry: false})));
+});
+// analysed before each test, not in beforeAll: Stryker counts code run outside a test as static coverage, and
+// a static mutant runs every test of the mutation suite
+beforeEach(async () => {
+  const [a, b, d] = dirs.map((dir) => analyzeBundle(fsBundle(dir), {keepRows: true}));
+  [p1, p2, big] = await Promise.all([a!, b!, d!]);
 });
 afterAll(() => rmSync(root, {recursive: true, force: true}));
 

@@ -1,4 +1,4 @@
-import {describe, expect, it} from "vitest";
+import {beforeEach, describe, expect, it} from "vitest";
 
 import {
   llmdReports,
@@ -14,6 +14,18 @@ import {parseCsv as rows} from "../../support/csv.ts";
 
 /** A shipped llama.cpp bundle: concurrency 1, 2, 4 and Poisson 1 req/s, 40 measured requests each, VALID. */
 const BUNDLE = "evidence/20261202-vm-random-small-llamacpp-small-p4-45c4f1";
+
+/*
+ * Each describe analyses the bundle anew before each test, not once in its body or in beforeAll: Stryker's
+ * per-test coverage counts code run outside a test as static, and a static mutant runs every test of the
+ * mutation suite (these describe bodies made 97 % of src/analysis/metrics's mutants static).
+ */
+let report: Report;
+let manifest: Manifest | null;
+const analyzeEach = (keepRows = false) =>
+  beforeEach(async () => {
+    ({report, manifest} = await readAndAnalyze(fsBundle(BUNDLE), {keepRows}));
+  });
 
 describe("toCsv", () => {
   it("escapes formula starts in text cells only, quotes per RFC 4180, writes unknown as an empty cell", () => {
@@ -48,8 +60,8 @@ describe("toCsv", () => {
   });
 });
 
-describe("metricsCsv and requestsCsv", async () => {
-  const {report} = await readAndAnalyze(fsBundle(BUNDLE), {keepRows: true});
+describe("metricsCsv and requestsCsv", () => {
+  analyzeEach(true);
   it("one row per point and metric; summaries and run metrics in their columns; withheld values empty with the reason", () => {
     const t = rows(metricsCsv(report));
     const h = t[0]!;
@@ -108,9 +120,12 @@ describe("metricsCsv and requestsCsv", async () => {
   });
 });
 
-describe("llmdReports", async () => {
-  const {report, manifest} = await readAndAnalyze(fsBundle(BUNDLE));
-  const docs = llmdReports(report, {version: "9.9.9", manifest});
+describe("llmdReports", () => {
+  analyzeEach();
+  let docs: ReturnType<typeof llmdReports>;
+  beforeEach(() => {
+    docs = llmdReports(report, {version: "9.9.9", manifest});
+  });
   type Doc = {
     version: string;
     run: {uid: string; eid: string; time: Record<string, string>; keywords: string[]};
@@ -198,8 +213,8 @@ describe("llmdReports", async () => {
   });
 });
 
-describe("exporters on hand-edited reports (every branch)", async () => {
-  const {report, manifest} = await readAndAnalyze(fsBundle(BUNDLE));
+describe("exporters on hand-edited reports (every branch)", () => {
+  analyzeEach();
   type Metrics = Report["load_points"][number]["metrics"];
   /** The bundle's report with its first point's metrics and meta replaced. */
   const edited = (metrics: (m: Metrics) => Metrics, meta: Partial<Report["meta"]> = {}): Report => {
