@@ -144,6 +144,90 @@ describe("speculative-decoding counters: which samples count", () => {
   });
 });
 
+describe("speculative-decoding counters: resets, unusable samples and span bounds", () => {
+  it("each counter going down alone is a reset (drafts, draft tokens, accepted), and one staying put is not", () => {
+    const reset = "a counter went down across the load point (server restart)";
+    for (const [after, reason] of [
+      [counters(9, 60, 20), reset],
+      [counters(20, 29, 20), reset],
+      [counters(20, 60, 11), reset],
+      [counters(10, 30, 12), undefined]
+    ] as const) {
+      const log = new SpecScrapeLog();
+      log.add(scrape(0, counters(10, 30, 12)));
+      log.add(scrape(2, after));
+      expect(log.window([0.5 * S, 1.5 * S]).countersReason).toBe(reason);
+    }
+  });
+
+  it("a sample that is not a finite number is left out: the other samples still count", () => {
+    const log = new SpecScrapeLog();
+    log.add(scrape(0, counters(0, 0, 0)));
+    log.add(
+      scrape(2, [
+        ["vllm:spec_decode_num_drafts_total", m, Number.NaN],
+        ["vllm:spec_decode_num_drafts_total", {model_name: "other"}, 6],
+        ["vllm:spec_decode_num_draft_tokens_total", m, null as unknown as number],
+        ...counters(4, 18, 9).slice(1)
+      ])
+    );
+    expect(log.window([0.5 * S, 1.5 * S]).counters).toMatchObject({drafts: 6, draftTokens: 18, accepted: 9});
+  });
+
+  it("a failed scrape is neither an entry nor a baseline", () => {
+    const log = new SpecScrapeLog();
+    log.add({...scrape(1, counters(50, 150, 60)), ok: false});
+    log.add(scrape(3, counters(4, 12, 6)));
+    expect(log.hasAny).toBe(true);
+    expect(log.entries).toHaveLength(1);
+    expect(log.okTimes).toEqual([3 * S]);
+    expect(log.window([2 * S, 2.5 * S]).countersReason).toBe("no server scrape before the load point started");
+  });
+
+  it("a log without any sample says so; gauge scrapes alone give no counters", () => {
+    const log = new SpecScrapeLog();
+    expect(log.hasAny).toBe(false);
+    log.add(scrape(0, gauges(2, 0.5)));
+    log.add(scrape(2, gauges(3, 0.5)));
+    expect(log.hasAny).toBe(true);
+    expect(log.window([0.5 * S, 1.5 * S]).countersReason).toBe(
+      "not exported: no speculative-decoding counters in the server's metrics"
+    );
+  });
+
+  it("the counters' bounds: a scrape exactly at the end closes the span, one exactly at the start opens it", () => {
+    const log = new SpecScrapeLog();
+    log.add(scrape(0, counters(1, 3, 1)));
+    log.add(scrape(1, counters(2, 6, 2)));
+    log.add(scrape(3, counters(5, 15, 8)));
+    log.add(scrape(4, counters(9, 27, 9)));
+    // [1 s, 3 s]: from the scrape at 1 s to the one at 3 s
+    expect(log.window([1 * S, 3 * S]).counters).toMatchObject({
+      fromS: 1,
+      toS: 3,
+      drafts: 3,
+      draftTokens: 9,
+      accepted: 6
+    });
+  });
+
+  it("the gauges' span ends at the end: a scrape after it that is not the first after is left out", () => {
+    const log = new SpecScrapeLog();
+    log.add(scrape(1, gauges(2, 0.4)));
+    log.add(scrape(3, gauges(4, 0.6)));
+    log.add(scrape(5, gauges(9, 0.9)));
+    // [1 s, 3 s]: the scrapes at 1 and 3 s (3 s is also the first at or after the end); 5 s is out
+    expect(log.window([1 * S, 3 * S]).gauges).toEqual({engine: "sglang", scrapes: 2, acceptLength: 3, acceptRate: 0.5});
+  });
+
+  it("counters without gauges leave the gauges null, however many scrapes", () => {
+    const log = new SpecScrapeLog();
+    log.add(scrape(0, counters(1, 3, 1)));
+    log.add(scrape(2, counters(2, 6, 2)));
+    expect(log.window([0.5 * S, 1.5 * S]).gauges).toBeNull();
+  });
+});
+
 describe("SGLang gauges over a span", () => {
   it("two label sets of one scrape are averaged; the engine is sglang", () => {
     const log = new SpecScrapeLog();
@@ -240,6 +324,7 @@ describe("llama.cpp timings without draft counts", () => {
       ({success: true, record: {phase: "measure", serverTimings: timings}}) as unknown as DerivedRequest;
     specTimingsFacts.add(s, req({promptN: 1, promptMs: 1, predictedN: 1, predictedMs: 1}));
     specTimingsFacts.add(s, req({promptN: 1, promptMs: 1, predictedN: 1, predictedMs: 1, draftN: 8}));
+    specTimingsFacts.add(s, req({draftNAccepted: 3})); // an accepted count without draft_n: not counted either
     specTimingsFacts.add(s, req({draftN: 10, draftNAccepted: 4}));
     expect(specTimingsFacts.finish(s).specTimings).toEqual({requests: 1, draftTokens: 10, accepted: 4});
   });
