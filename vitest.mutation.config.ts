@@ -11,7 +11,8 @@ export default defineConfig({
     // one module graph for all test files: Stryker runs each mutant's covering tests as one vitest run, and
     // re-importing the analyzer for every test file was most of its cost (the whole suite: 2 min 5 s isolated,
     // 21 s not). These tests keep no module state that another file could see (they all pass this way).
-    isolate: false,
+    // `test:mutation --static` isolates again: a static mutant is switched on as its module loads.
+    isolate: process.env.INFERSCOPE_MUTATION_ISOLATE === "1",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     include: [

@@ -63,6 +63,8 @@ const sharedLink = join(ROOT, tempDirName, "shared");
 if (existsSync(shared) && !existsSync(sharedLink)) symlinkSync(shared, sharedLink);
 
 process.chdir(ROOT);
+// read by vitest.mutation.config.ts in Stryker's test runner processes, which inherit this environment
+process.env.INFERSCOPE_MUTATION_ISOLATE = flags.static ? "1" : "0";
 // The code as mutated, read before the run: survivors.txt quotes it even if the tree changes during a run.
 const sources = new Map<string, string[]>(
   globSync(`src/analysis/${folder}/**/*.ts`, {cwd: ROOT, absolute: true}).map((f) => [

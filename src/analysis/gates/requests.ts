@@ -54,10 +54,10 @@ export const errorRate: PointGate = {
     const max = ctx.config.gates.max_error_rate;
     const counts = ctx.sourceCounts.get(p.point.id);
     const source = counts && counts.counted > 0 ? counts : undefined;
-    const sourceRate = source ? source.failed / source.counted : null;
     const measured = p.totals.measured;
     if (measured === 0) {
-      if (!source || sourceRate === null) return {status: "not_evaluable", reason: "no measured requests"};
+      if (!source) return {status: "not_evaluable", reason: "no measured requests"};
+      const sourceRate = source.failed / source.counted;
       const text = `no request records; ${sourceText(source)}`;
       return sourceRate > max
         ? {status: "fail", reason: `${text} > ${percent(max)}`, evidence: {rate: sourceRate, source}}
@@ -71,11 +71,11 @@ export const errorRate: PointGate = {
     const rate = failed / measured;
     const text = `${failed}/${measured} failed (${percent(rate)})`;
     if (rate > max) return {status: "fail", reason: `${text} > ${percent(max)}`, evidence: {rate}};
-    if (source && sourceRate !== null && sourceRate > max)
+    if (source && source.failed / source.counted > max)
       return {
         status: "fail",
         reason: `${text} in the records, which keep part of the requests; ${sourceText(source)} > ${percent(max)}`,
-        evidence: {rate: sourceRate, recordRate: rate, source}
+        evidence: {rate: source.failed / source.counted, recordRate: rate, source}
       };
     return {status: "pass", reason: text, evidence: {rate}};
   }

@@ -1,5 +1,7 @@
 import {describe, expect, it} from "vitest";
 
+import {sampleSize, successClassification} from "../../../src/analysis/gates/requests.ts";
+import type {GateContext, PointFacts} from "../../../src/analysis/gates/types.ts";
 import {RunConfigSpec} from "../../../src/analysis/schema/index.ts";
 import {
   analyzeSpec,
@@ -237,5 +239,33 @@ describe("G4 sample size", () => {
     expect(gateOf(r, "G1").status).toBe("fail");
     expect(gateOf(r, "G1").reason).toMatch(/config\.resolved\.yaml.*min_samples below 5/);
     expect(r.verdict).toBe("INVALID");
+  });
+});
+
+describe("G2 and G4 state the numbers their status rests on", () => {
+  const ctx = {config: {gates: {min_samples: 20}, slo: {percentile: "p95"}}} as unknown as GateContext;
+  const point = (measured: number, successes: number, outcomes: Record<string, number>) =>
+    ({point: {id: "concurrency-1"}, totals: {measured, successes}, outcomes}) as unknown as PointFacts;
+
+  it("G2's failures come with the outcome counts", () => {
+    const outcomes = {success: 19, http_error: 1};
+    expect(successClassification.evaluatePoint(point(20, 19, outcomes), ctx)).toEqual({
+      status: "info",
+      reason: "19/20 succeeded; http_error 1",
+      evidence: {outcomes}
+    });
+  });
+
+  it("G4 gives n, below the floor and at it", () => {
+    expect(sampleSize.evaluatePoint(point(19, 19, {}), ctx)).toEqual({
+      status: "warn",
+      reason: "n=19 < 20; withheld: P95, P99",
+      evidence: {n: 19}
+    });
+    expect(sampleSize.evaluatePoint(point(20, 20, {}), ctx)).toEqual({
+      status: "pass",
+      reason: "n=20; withheld: P99",
+      evidence: {n: 20}
+    });
   });
 });

@@ -64,10 +64,10 @@ describe("G3 with the source tool's own counts (imports)", () => {
   });
 
   it("no request records: 8 of 8 failed by the tool's count fails (100 % > 1 %)", () => {
-    expect(g3(0, 0, counted(8, 8))).toMatchObject({
+    expect(g3(0, 0, counted(8, 8))).toEqual({
       status: "fail",
       reason: "no request records; vllm counted 8/8 failed (100.0 %) > 1.0 %",
-      evidence: {rate: 1}
+      evidence: {rate: 1, source: counted(8, 8)}
     });
   });
 
@@ -75,6 +75,7 @@ describe("G3 with the source tool's own counts (imports)", () => {
     for (const failed of [1, 0]) {
       const r = g3(0, 0, counted(failed, 100));
       expect(r.status).toBe("not_evaluable");
+      expect(r.evidence).toEqual({sourceRate: failed / 100, source: counted(failed, 100)});
       expect(r.reason).toBe(
         `no request records; vllm counted ${failed}/100 failed (${failed}.0 %), by its own definition of success, which cannot be checked without the requests`
       );
@@ -82,17 +83,25 @@ describe("G3 with the source tool's own counts (imports)", () => {
   });
 
   it("records that keep a sample: the tool's larger failed share fails, naming both (3 of 60 over 2 runs = 5 %)", () => {
-    expect(g3(50, 50, counted(3, 60, 2))).toMatchObject({
+    expect(g3(50, 50, counted(3, 60, 2))).toEqual({
       status: "fail",
       reason:
         "0/50 failed (0.0 %) in the records, which keep part of the requests; vllm counted 3/60 failed over 2 runs (5.0 %) > 1.0 %",
-      evidence: {rate: 0.05, recordRate: 0}
+      evidence: {rate: 0.05, recordRate: 0, source: counted(3, 60, 2)}
     });
   });
 
   it("the records' own share decides where it fails or where the tool's share is within the threshold", () => {
-    expect(g3(50, 49, counted(0, 50))).toMatchObject({status: "fail", reason: "1/50 failed (2.0 %) > 1.0 %"});
-    expect(g3(100, 99, counted(1, 100))).toMatchObject({status: "pass", reason: "1/100 failed (1.0 %)"});
-    expect(g3(100, 100)).toMatchObject({status: "pass", reason: "0/100 failed (0.0 %)"});
+    expect(g3(50, 49, counted(0, 50))).toEqual({
+      status: "fail",
+      reason: "1/50 failed (2.0 %) > 1.0 %",
+      evidence: {rate: 0.02}
+    });
+    expect(g3(100, 99, counted(1, 100))).toEqual({
+      status: "pass",
+      reason: "1/100 failed (1.0 %)",
+      evidence: {rate: 0.01}
+    });
+    expect(g3(100, 100)).toEqual({status: "pass", reason: "0/100 failed (0.0 %)", evidence: {rate: 0}});
   });
 });
