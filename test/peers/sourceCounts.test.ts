@@ -118,7 +118,7 @@ describe("GuideLLM records that keep a sample", () => {
     }
     const {report} = await importAndAnalyzeTexts("guidellm", one("benchmarks.json", doc));
     expect(g3(report).points![0]!.reason).toBe(
-      "0/2 failed (0.0 %) in the records, which keep part of the requests; guidellm counted 3/12 failed (25.0 %) > 1.0 %"
+      "0/2 failed (0.0 %) in the records, which keep 2 of its 12 requests; guidellm counted 3/12 failed (25.0 %) > 1.0 %"
     );
   });
 });
@@ -152,8 +152,11 @@ describe("G3's reasons from the tool's counts, in Chinese", () => {
     );
     expect(
       zh(
-        "0/2 failed (0.0 %) in the records, which keep part of the requests; guidellm counted 3/12 failed (25.0 %) > 1.0 %"
+        "0/2 failed (0.0 %) in the records, which keep 2 of its 12 requests; guidellm counted 3/12 failed (25.0 %) > 1.0 %"
       )
-    ).toBe("记录中 0/2 失败（0.0 %），记录只保存了部分请求；guidellm 统计 3/12 失败（25.0 %） > 1.0 %");
+    ).toBe("记录中 0/2 失败（0.0 %），记录只保存了其 12 个请求中的 2 个；guidellm 统计 3/12 失败（25.0 %） > 1.0 %");
+    expect(zh("0/100 failed (0.0 %) in the records; aiperf counted 2/100 failed (2.0 %) > 1.0 %")).toBe(
+      "记录中 0/100 失败（0.0 %）；aiperf 统计 2/100 失败（2.0 %） > 1.0 %"
+    );
   });
 });

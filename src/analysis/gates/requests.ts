@@ -71,12 +71,14 @@ export const errorRate: PointGate = {
     const rate = failed / measured;
     const text = `${failed}/${measured} failed (${percent(rate)})`;
     if (rate > max) return {status: "fail", reason: `${text} > ${percent(max)}`, evidence: {rate}};
-    if (source && source.failed / source.counted > max)
+    if (source && source.failed / source.counted > max) {
+      const part = measured < source.counted ? `, which keep ${measured} of its ${source.counted} requests` : "";
       return {
         status: "fail",
-        reason: `${text} in the records, which keep part of the requests; ${sourceText(source)} > ${percent(max)}`,
+        reason: `${text} in the records${part}; ${sourceText(source)} > ${percent(max)}`,
         evidence: {rate: source.failed / source.counted, recordRate: rate, source}
       };
+    }
     return {status: "pass", reason: text, evidence: {rate}};
   }
 };

@@ -52,8 +52,12 @@ const zhAnalysisReasons: readonly Phrase[] = [
   {en: "all {n} measured requests succeeded", zh: "全部 {n} 个被测请求成功"},
   {en: "{ok}/{n} succeeded", zh: "{ok}/{n} 成功"},
   {
-    en: "{failed}/{n} failed ({pct} %) in the records, which keep part of the requests; {source...} > {max} %",
-    zh: "记录中 {failed}/{n} 失败（{pct} %），记录只保存了部分请求；{source} > {max} %"
+    en: "{failed}/{n} failed ({pct} %) in the records, which keep {kept} of its {counted} requests; {source...} > {max} %",
+    zh: "记录中 {failed}/{n} 失败（{pct} %），记录只保存了其 {counted} 个请求中的 {kept} 个；{source} > {max} %"
+  },
+  {
+    en: "{failed}/{n} failed ({pct} %) in the records; {source...} > {max} %",
+    zh: "记录中 {failed}/{n} 失败（{pct} %）；{source} > {max} %"
   },
   {en: "no request records; {source...} > {max} %", zh: "没有请求记录；{source} > {max} %"},
   {

@@ -86,9 +86,15 @@ describe("G3 with the source tool's own counts (imports)", () => {
     expect(g3(50, 50, counted(3, 60, 2))).toEqual({
       status: "fail",
       reason:
-        "0/50 failed (0.0 %) in the records, which keep part of the requests; vllm counted 3/60 failed over 2 runs (5.0 %) > 1.0 %",
+        "0/50 failed (0.0 %) in the records, which keep 50 of its 60 requests; vllm counted 3/60 failed over 2 runs (5.0 %) > 1.0 %",
       evidence: {rate: 0.05, recordRate: 0, source: counted(3, 60, 2)}
     });
+  });
+
+  it("records of every request the tool counted, with fewer failures than it counted: its share fails, no sample claimed", () => {
+    expect(g3(100, 100, counted(2, 100)).reason).toBe(
+      "0/100 failed (0.0 %) in the records; vllm counted 2/100 failed (2.0 %) > 1.0 %"
+    );
   });
 
   it("the records' own share decides where it fails or where the tool's share is within the threshold", () => {
