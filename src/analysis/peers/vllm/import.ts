@@ -33,6 +33,10 @@ function pointOf(run: VllmLikeRun): LoadPoint {
   return loadPoint("concurrency", run.max_concurrency ?? Math.max(1, total), {requests});
 }
 
+/** The requests a run failed: its `failed`, else (2024 files, SGLang) the prompts it did not complete; else unknown. */
+const failedOf = (run: VllmLikeRun): number | null =>
+  run.failed ?? (run.num_prompts == null ? null : run.num_prompts - run.completed);
+
 const generationOf = (flavor: Flavor, run: Record<string, unknown>): string => {
   if (flavor === "sglang") return "sglang";
   const keys = Object.keys(run);
@@ -172,7 +176,7 @@ function importNotes(
     warnings.push(w);
   }
   for (const {run, label: where} of runs) {
-    const failed = run.failed ?? (run.num_prompts == null ? null : run.num_prompts - run.completed);
+    const failed = failedOf(run);
     // warned where requests are known to have failed, or none completed (an unknown count alone is G3's to say)
     if (run.ttfts || ((failed ?? 0) === 0 && run.completed > 0)) continue;
     const gate =
@@ -251,13 +255,8 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
           completed: run.completed,
           failed: run.failed ?? null,
           numPrompts: run.num_prompts ?? null,
-          // the client awaits every request: none is left incomplete; a file without `failed` (2024, SGLang)
-          // failed the requests it did not complete
-          requestCounts: requestCounts(
-            run.completed,
-            run.failed ?? (run.num_prompts == null ? null : run.num_prompts - run.completed),
-            0
-          ),
+          // the client awaits every request: none is left incomplete
+          requestCounts: requestCounts(run.completed, failedOf(run), 0),
           requestRate: run.request_rate ?? null,
           ...(perRequest === "latencies_only" ? {latenciesS: run.latencies} : {})
         }
