@@ -108,6 +108,7 @@ export const SPEC_DECODE_FIELDS: readonly SpecFieldDef[] = [
 ];
 
 const NOT_EXPORTED = "not exported: the server's metrics and responses carry no speculative-decoding counts";
+const NO_DRAFT_TOKENS = "the server counted drafts but exports no draft-token counter: no acceptance rate";
 
 /** A point's spec_decode block from its scrape window and timings sums; null when the bundle has neither. */
 export function specDecodeBlock(
@@ -125,6 +126,7 @@ export function specDecodeBlock(
     if (c !== null && c.draftTokens > 0) return {value: c.accepted / c.draftTokens, source: "server_counters"};
     if (g !== null && g.acceptRate !== null) return {value: g.acceptRate, source: "server_gauges"};
     if (t !== null && t.draftTokens > 0) return {value: t.accepted / t.draftTokens, source: "response_timings"};
+    if (c !== null && c.drafts > 0) return {value: null, source: null, reason: NO_DRAFT_TOKENS};
     return {value: null, source: null, reason: c !== null || t !== null ? noDrafts : why};
   };
   const length = (): SpecDecodeBlock["mean_acceptance_length"] => {

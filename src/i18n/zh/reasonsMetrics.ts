@@ -42,6 +42,10 @@ export const zhMetricReasons: readonly Phrase[] = [
     en: "no drafts in the load point's span (speculative decoding off, or no decode step)",
     zh: "负载点时段内没有草稿 token（投机解码关闭，或没有解码步）"
   },
+  {
+    en: "the server counted drafts but exports no draft-token counter: no acceptance rate",
+    zh: "服务端统计了草稿次数，但未导出草稿 token 计数器：无法计算接受率"
+  },
 
   // search/judge.ts, search/saturation.ts
   {en: "holds: {clauses...}", zh: "满足：{clauses}"},

@@ -76,6 +76,22 @@ describe("speculative-decoding counters: which samples count", () => {
     expect(b.per_position.reason).toMatch(/^no drafts in the load point's span/);
   });
 
+  it("a scrape with drafts but no draft-tokens counter: the length from the drafts, no rate and why", () => {
+    const log = new SpecScrapeLog();
+    const noDraftTokens = (d: number, a: number): Sample[] => [counters(d, 0, a)[0]!, counters(d, 0, a)[2]!];
+    log.add(scrape(0, noDraftTokens(10, 9)));
+    log.add(scrape(2, noDraftTokens(30, 25)));
+    const w = log.window([0.5 * S, 1.5 * S]);
+    expect(w.counters).toMatchObject({drafts: 20, draftTokens: 0, accepted: 16});
+    const b = specDecodeBlock(w, undefined)!;
+    // 1 + 16 accepted / 20 drafts = 1.8 tokens per step; a rate needs the draft tokens, which are not exported
+    expect(b.mean_acceptance_length).toEqual({value: 1.8, source: "server_counters"});
+    expect(b.acceptance_rate.value).toBeNull();
+    expect(b.acceptance_rate.reason).toBe(
+      "the server counted drafts but exports no draft-token counter: no acceptance rate"
+    );
+  });
+
   it("the baseline: a successful scrape exactly at the start with no counter yet counts as 0 from there", () => {
     const log = new SpecScrapeLog();
     log.add(scrape(1, [["vllm:num_requests_running", m, 0]]));
