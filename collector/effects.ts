@@ -1,8 +1,19 @@
 import {randomUUID} from "node:crypto";
 import {execFile} from "node:child_process";
-import {closeSync, constants, fsyncSync, openSync, promises as fsp, renameSync, rmSync, writeSync} from "node:fs";
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  promises as fsp,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync
+} from "node:fs";
 import {hostname} from "node:os";
-import {dirname} from "node:path";
+import {dirname, parse, resolve, sep} from "node:path";
 
 import {httpText, type HttpTextRequest, type HttpTextResponse} from "./httpText.ts";
 
@@ -127,13 +138,56 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The ancestors of a path that do not exist yet, outermost first; throws ENOTDIR when one that exists is not a
+ * folder. Walks down from the root, so it ends after one step per path component.
+ */
+function missingFolders(path: string): string[] {
+  const full = resolve(path);
+  const {root} = parse(full);
+  const missing: string[] = [];
+  let at = root;
+  for (const part of full.slice(root.length).split(sep).filter(Boolean)) {
+    at = at === root ? root + part : at + sep + part;
+    if (missing.length > 0) {
+      missing.push(at);
+      continue;
+    }
+    let st;
+    try {
+      st = statSync(at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      missing.push(at);
+      continue;
+    }
+    if (!st.isDirectory())
+      throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${at}'`), {code: "ENOTDIR", path: at});
+  }
+  return missing;
+}
+
+/**
+ * mkdir -p, one component at a time. Node's own recursive mkdir loops forever under /proc (each parent
+ * "exists" to it and mkdir keeps answering ENOENT), so a mistyped --out would hang instead of failing.
+ */
+export function mkdirpSync(path: string): void {
+  for (const dir of missingFolders(path))
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      // made meanwhile by another process (shards writing into one folder): fine if it is a folder
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(dir).isDirectory()) throw e;
+    }
+}
+
 export const realFiles: Files = {
   mkdirNew: async (path) => {
-    await fsp.mkdir(dirname(path), {recursive: true});
+    mkdirpSync(dirname(path));
     await fsp.mkdir(path);
   },
   mkdirp: async (path) => {
-    await fsp.mkdir(path, {recursive: true});
+    mkdirpSync(path);
   },
   exists: async (path) => {
     try {

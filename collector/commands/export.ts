@@ -3,7 +3,7 @@
  * tools read. Recomputed from the bundle like every view; every text goes through the redactor of the
  * secrets this process knows (secret-named environment values), as every other artifact does.
  */
-import {mkdirSync, statSync} from "node:fs";
+import {statSync} from "node:fs";
 import {join} from "node:path";
 
 import type {Command} from "commander";
@@ -13,7 +13,7 @@ import pkg from "../../package.json" with {type: "json"};
 import {llmdReports, metricsCsv, readAndAnalyze, requestsCsv} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {CliError, EXIT} from "../cliError.ts";
-import {writeFileAtomic} from "../effects.ts";
+import {mkdirpSync, writeFileAtomic} from "../effects.ts";
 import {createRedactor, envSecrets} from "../redact.ts";
 import {defaultIo, type Io} from "./io.ts";
 
@@ -65,7 +65,7 @@ export async function exportCommand(dir: string, o: ExportOptions, io: Io, env =
       ]);
   }
   try {
-    mkdirSync(o.out!, {recursive: true});
+    mkdirpSync(o.out!);
     for (const [name, text] of files) writeFileAtomic(join(o.out!, name), text);
   } catch (e) {
     throw new CliError(`could not write the export under ${o.out}: ${(e as Error).message}`, {

@@ -33,6 +33,7 @@ import {sha256Hex} from "../../src/io/hash.ts";
 import {sealBundle} from "../bundle/seal.ts";
 import {bundleName} from "../bundle/name.ts";
 import {CliError, EXIT} from "../cliError.ts";
+import {mkdirpSync} from "../effects.ts";
 import {readInputs, type InputFile} from "./importInputs.ts";
 import {defaultIo, type Io} from "./io.ts";
 
@@ -102,10 +103,17 @@ export async function writeImportedBundle(
     throw new CliError(`bundle already exists: ${final} (bundles are immutable; the same inputs give the same id)`, {
       exitCode: EXIT.usage
     });
-  mkdirSync(outDir, {recursive: true});
   const tmp = join(outDir, `.${bundleId}.tmp-${process.pid}`);
-  rmSync(tmp, {recursive: true, force: true});
-  mkdirSync(tmp);
+  try {
+    mkdirpSync(outDir);
+    rmSync(tmp, {recursive: true, force: true});
+    mkdirSync(tmp);
+  } catch (e) {
+    throw new CliError(`could not write the bundle under ${outDir}: ${(e as Error).message}`, {
+      exitCode: EXIT.writeFailed,
+      cause: e
+    });
+  }
   try {
     const config = importedConfigYaml(run);
     writeFileSync(join(tmp, FILE_NAMES.config), config);

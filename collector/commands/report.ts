@@ -3,7 +3,7 @@
  * It is the site's own report page (same components, same charts), built by Astro in standalone mode:
  * CSS inlined, charts as inline SVG, no links to other pages, no scripts or assets to fetch.
  */
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from "node:fs";
+import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
@@ -12,7 +12,7 @@ import type {Command} from "commander";
 
 import {HARDWARE_DIR} from "../../src/io/hardware.ts";
 import {withBuildOptions} from "../../src/site/buildOptions.ts";
-import {writeFileAtomic} from "../effects.ts";
+import {mkdirpSync, writeFileAtomic} from "../effects.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultIo, type Io} from "./io.ts";
 
@@ -74,7 +74,7 @@ export async function reportCommand(dir: string, o: ReportOptions, io: Io): Prom
     const refs = externalReferences(html);
     if (refs.length > 0) throw new Error(`standalone report still references external resources: ${refs.join(", ")}`);
     try {
-      mkdirSync(dirname(out), {recursive: true});
+      mkdirpSync(dirname(out));
       writeFileAtomic(out, html); // a full disk leaves neither a half report nor its temp file
     } catch (e) {
       throw new CliError(`cannot write ${out}: ${(e as Error).message}`, {exitCode: EXIT.writeFailed, cause: e});

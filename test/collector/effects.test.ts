@@ -4,7 +4,7 @@ import {join} from "node:path";
 
 import {afterEach, describe, expect, it} from "vitest";
 
-import {writeFileAtomic} from "../../collector/effects.ts";
+import {mkdirpSync, writeFileAtomic} from "../../collector/effects.ts";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -56,4 +56,29 @@ describe("writeFileAtomic", () => {
     expect(() => writeFileAtomic(folder, [bytes("x")])).toThrow();
     expect(readdirSync(dir)).toEqual(["taken"]);
   });
+});
+
+describe("mkdirpSync", () => {
+  it("makes every missing folder of a path; an existing folder is fine", () => {
+    const dir = tempDir();
+    mkdirpSync(join(dir, "a", "b", "c"));
+    expect(readdirSync(join(dir, "a", "b"))).toEqual(["c"]);
+    mkdirpSync(join(dir, "a", "b", "c"));
+    mkdirpSync(dir);
+    expect(readdirSync(join(dir, "a"))).toEqual(["b"]);
+  });
+
+  it("a file on the path is ENOTDIR naming it, and nothing is made", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "f"), "x");
+    expect(() => mkdirpSync(join(dir, "f", "g", "h"))).toThrow(`ENOTDIR: not a directory, mkdir '${join(dir, "f")}'`);
+    expect(readdirSync(dir)).toEqual(["f"]);
+  });
+
+  it.runIf(process.platform === "linux")(
+    "under /proc it fails with ENOENT (node's recursive mkdir loops forever there)",
+    () => {
+      expect(() => mkdirpSync("/proc/inferscope-no-such-folder/x")).toThrow(/ENOENT/);
+    }
+  );
 });

@@ -97,6 +97,23 @@ describe("inferscope import", () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it("an --out that cannot be made (under a file, or under /proc) is a write failure naming it, not a crash or a hang", async () => {
+    const file = join(root, "plain-file");
+    writeFileSync(file, "x");
+    const inputs = [join(SYNTH, "vllm/vllm-2024-detailed.json")];
+    for (const [out, why] of [
+      [file, `ENOTDIR: not a directory, mkdir '${file}'`],
+      [join(file, "sub"), `ENOTDIR: not a directory, mkdir '${file}'`],
+      // node's recursive mkdir never returns here (it loops); /proc's mkdir answers ENOENT
+      ["/proc/inferscope-no-such-folder", "ENOENT"]
+    ] as const) {
+      const err = await importCommand("vllm", inputs, {out}, memoryIo()).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CliError);
+      expect((err as CliError).exitCode, out).toBe(EXIT.writeFailed);
+      expect((err as CliError).message).toContain(`could not write the bundle under ${out}: ${why}`);
+    }
+  });
+
   it("an unknown tool name is a usage error listing the tools", async () => {
     await expect(importCommand("locust", [join(SYNTH, "llmperf")], {out: join(root, "x")}, memoryIo())).rejects.toThrow(
       /unknown tool "locust": expected one of vllm, sglang, genai-perf, aiperf, guidellm, llmperf, inferscope-v1, llmd-report, auto/
