@@ -142,5 +142,15 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "对不含逐请求结果（或只含其抽样）的导入，G3（错误率）读取源工具自己的请求计数：源工具判为失败的请求在 InferScope 的定义下同样失败，因此失败比例超过阈值时运行判为无效（一个未用 --save-detailed 保存、8 个请求全部失败的 vLLM 文件此前为“无被测请求”的结论不确定）。较低的比例仍为不可评估，而非通过：源工具可能把 InferScope 判为失败的请求（空回答、流内错误）算作完成。"
       }
     ]
+  },
+  {
+    contract: "analyzer",
+    version: "7",
+    changes: [
+      {
+        en: 'A gate with nothing to inspect says so instead of passing: G9 (reasoning channel) and G16 (real streaming) are not evaluable when a load point has no successful request, G19 (requests without ITL) when none succeeded or no success has an output token count; a pass over part of the successes says how many it covers. An imported aggregate with no request records showed "pass — no reasoning channel seen" although the source file counted 25,567 reasoning tokens.',
+        zh: "没有可检查对象的门禁如实说明，而不是判为通过：负载点没有成功请求时，G9（推理通道）与 G16（真实流式）为不可评估；没有成功请求、或没有任何成功请求带输出 token 计数时，G19（没有 ITL 的请求）为不可评估；只覆盖部分成功请求的通过会注明覆盖了多少个。此前一个不含请求记录的导入汇总显示“通过——未见推理通道”，而源文件统计了 25,567 个推理 token。"
+      }
+    ]
   }
 ];

@@ -74,6 +74,8 @@ export const ttftRule: PointGate = {
   anchor: "vLLM issue #15106; GuideLLM issue #737",
   threshold: () => null,
   evaluatePoint: (p) => {
+    // no successful stream: nothing was seen, which is not a pass
+    if (p.totals.successes === 0) return {status: "not_evaluable", reason: "no successful streamed request to inspect"};
     if (p.inlineThink > 0)
       return {status: "warn", reason: `${p.inlineThink} responses contain inline <think> tags inside content`};
     if (p.reasoningRequests > 0)
@@ -149,6 +151,7 @@ export const fakeStreaming: PointGate = {
   evaluatePoint: (p, ctx) => {
     if (p.totals.chunksUnknown > 0)
       return {status: "not_evaluable", reason: "imported: the source records only the first and last token times"};
+    if (p.totals.successes === 0) return {status: "not_evaluable", reason: "no successful streamed request to inspect"};
     if (p.fakeStreaming === 0) return {status: "pass", reason: "tokens arrived spread over events"};
     const explained = clientExplained(p.bufferedBursts, ctx.client.loop);
     const server = p.fakeStreaming - explained;

@@ -341,11 +341,23 @@ export const shortOutputs: PointGate = {
   },
   anchor: "vLLM serve.py sets TPOT to 0 for such requests (counter-example)",
   threshold: () => null,
-  evaluatePoint: (p, ctx) =>
-    p.totals.shortOutputs === 0
-      ? {status: "pass", reason: "every successful request produced ≥ 2 tokens"}
-      : {
-          status: "info",
-          reason: `${p.totals.shortOutputs} successful requests had < 2 tokens (${ctx.config.slo.short_output === "fail" ? "not good" : "ITL clause not applied"})`
-        }
+  evaluatePoint: (p, ctx) => {
+    const t = p.totals;
+    if (t.shortOutputs > 0)
+      return {
+        status: "info",
+        reason: `${t.shortOutputs} successful requests had < 2 tokens (${ctx.config.slo.short_output === "fail" ? "not good" : "ITL clause not applied"})`
+      };
+    // no evidence is not a pass: nothing succeeded, or no success has a known output count
+    if (t.successes === 0) return {status: "not_evaluable", reason: "no successful request to count tokens of"};
+    const known = t.successes - t.successesMissingOut;
+    if (known === 0)
+      return {status: "not_evaluable", reason: `output token count unknown for all ${t.successes} successful requests`};
+    if (t.successesMissingOut > 0)
+      return {
+        status: "pass",
+        reason: `every one of ${known} successful requests with a known output count produced ≥ 2 tokens (${t.successesMissingOut} unknown)`
+      };
+    return {status: "pass", reason: "every successful request produced ≥ 2 tokens"};
+  }
 };

@@ -248,6 +248,12 @@ const zhAnalysisReasons: readonly Phrase[] = [
   {en: "intended or reported prompt length unknown", zh: "预期或报告的提示长度未知"},
   {en: "{out}/{n} prompts outside tolerance ({text...})", zh: "{out}/{n} 个提示超出容差（{text}）"},
   {en: "every successful request produced ≥ 2 tokens", zh: "每个成功请求都产生了 ≥ 2 个 token"},
+  {en: "no successful request to count tokens of", zh: "没有可统计 token 的成功请求"},
+  {en: "output token count unknown for all {n} successful requests", zh: "全部 {n} 个成功请求的输出 token 数未知"},
+  {
+    en: "every one of {k} successful requests with a known output count produced ≥ 2 tokens ({m} unknown)",
+    zh: "输出计数已知的 {k} 个成功请求都产生了 ≥ 2 个 token（{m} 个未知）"
+  },
   {
     en: "{n} successful requests had < 2 tokens (not good)",
     zh: "{n} 个成功请求的 token 数 < 2（不计为有效）"
@@ -264,6 +270,7 @@ const zhAnalysisReasons: readonly Phrase[] = [
     zh: "{n} 个请求流式输出了推理通道（ttft_ms 计入它；ttft_content_ms 不计入）"
   },
   {en: "no reasoning channel seen", zh: "未见推理通道"},
+  {en: "no successful streamed request to inspect", zh: "没有可检查的成功流式请求"},
   {
     en: "no request stops at max_tokens before its first answer token",
     zh: "没有请求在首个回答 token 之前就因 max_tokens 停止"

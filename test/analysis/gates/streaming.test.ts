@@ -7,6 +7,7 @@ import {
   analyzeSpec,
   cleanRun,
   ev,
+  failedRequest,
   gateOf,
   lane,
   metricOf,
@@ -39,6 +40,17 @@ describe("G9 reasoning channel recognised", () => {
     const r = await analyzeSpec(cleanRun(lane("r", 20)));
     expect(gateOf(r, "G9").status).toBe("pass");
     expect(gateOf(r, "G9").reason).toBe("no reasoning channel seen");
+  });
+
+  it("no successful stream is not a pass: G9 and G16 are not evaluable (nothing was inspected)", async () => {
+    const r = await analyzeSpec(
+      cleanRun(Array.from({length: 20}, (_, i) => failedRequest(`f${i}`, i * 100, {index: i})))
+    );
+    for (const id of ["G9", "G16"])
+      expect(gateOf(r, id), id).toMatchObject({
+        status: "not_evaluable",
+        reason: "no successful streamed request to inspect"
+      });
   });
 
   it("reports a recognised reasoning channel as info: ttft_ms counts it, ttft_content_ms does not", async () => {

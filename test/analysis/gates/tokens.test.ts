@@ -4,6 +4,7 @@ import type {Manifest} from "../../../src/analysis/schema/index.ts";
 import {
   analyzeSpec,
   cleanRun,
+  failedRequest,
   ev,
   gateOf,
   metricOf,
@@ -423,6 +424,30 @@ describe("G19 requests without ITL, and the goodput short-output clause", () => 
     expect(gateOf(r, "G19").status).toBe("pass");
     expect(gateOf(r, "G19").reason).toBe("every successful request produced ≥ 2 tokens");
     expect(value(metricOf(r, "goodput_pct"))).toBe(100);
+  });
+
+  it("no evidence is not a pass: every request failed, or no success has an output count → not evaluable", async () => {
+    const failed = await analyzeSpec(
+      cleanRun(Array.from({length: 20}, (_, i) => failedRequest(`f${i}`, i * 100, {index: i})))
+    );
+    expect(gateOf(failed, "G19")).toMatchObject({
+      status: "not_evaluable",
+      reason: "no successful request to count tokens of"
+    });
+    const unknown = await analyzeSpec(run(() => ({out: null})));
+    expect(gateOf(unknown, "G19")).toMatchObject({
+      status: "not_evaluable",
+      reason: "output token count unknown for all 20 successful requests"
+    });
+  });
+
+  it("a pass over part of the successes says how many it covers", async () => {
+    // r3 and r11 without a count, the other 18 with 10 tokens each
+    const r = await analyzeSpec(run((i) => (i === 3 || i === 11 ? {out: null} : {})));
+    expect(gateOf(r, "G19")).toMatchObject({
+      status: "pass",
+      reason: "every one of 18 successful requests with a known output count produced ≥ 2 tokens (2 unknown)"
+    });
   });
 
   it("by default a 1-token output fails the ITL clause: goodput 19 of 20 = 95 %, disclosed as info", async () => {
