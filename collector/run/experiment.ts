@@ -250,9 +250,11 @@ async function createBundleFolder(c: RunContext, dir: string): Promise<void> {
     await c.fx.files.mkdirNew(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    // mkdir of a folder under a file also says EEXIST (of the file): name the file, not a folder that is not there
-    const parent = dirname(dir);
-    const parentKind = code === "EEXIST" ? await c.fx.files.entryKind(parent).catch(() => null) : null;
+    // mkdir of a folder under a file says EEXIST (of the file) or ENOTDIR (mkdirpSync, naming the file in its
+    // path): name the file, not a folder that is not there
+    const parent = code === "ENOTDIR" ? ((e as NodeJS.ErrnoException).path ?? dirname(dir)) : dirname(dir);
+    const parentKind =
+      code === "EEXIST" || code === "ENOTDIR" ? await c.fx.files.entryKind(parent).catch(() => null) : null;
     if (parentKind !== null && parentKind !== "directory" && parentKind !== "symlink")
       throw new CliError(`cannot create the bundle folder ${dir}: ${parent} is a ${parentKind}, not a folder`, {
         exitCode: EXIT.writeFailed,
