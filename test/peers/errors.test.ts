@@ -35,7 +35,7 @@ describe("malformed and truncated input: an error naming the file, the place in 
   it("a field of the wrong type: its JSON path", () => {
     const v = text("vllm/vllm-2024-detailed.json").replace('"duration": 1.5', '"duration": "1.5s"');
     expect(errorsOf("vllm", [{name: "run.json", text: v}])).toEqual([
-      "run.json: $.duration: expected the run duration in seconds (a number)"
+      'run.json: $.duration: expected the run duration in seconds (a number), got the string "1.5s"'
     ]);
   });
 
@@ -71,7 +71,7 @@ describe("malformed and truncated input: an error naming the file, the place in 
     rows[2]!.number_output_tokens = "-3";
     expect(errorsOf("llmperf", [{name: "x_individual_responses.json", text: JSON.stringify(rows)}])).toEqual([
       "x_individual_responses.json: $[1].ttft_s: expected a non-negative number, got -0.5",
-      "x_individual_responses.json: $[2].number_output_tokens: expected a non-negative number, got -3"
+      "x_individual_responses.json: $[2].number_output_tokens: expected a token count (a whole number from 0 to 2^53 − 1), got -3"
     ]);
   });
 
@@ -96,7 +96,7 @@ describe("malformed and truncated input: an error naming the file, the place in 
     const lines = text("aiperf/2025-10/profile_export.jsonl").split("\n");
     lines[2] = lines[2]!.replace('"metrics":', '"metrix":');
     expect(errorsOf("aiperf", [{name: "p.jsonl", text: lines.join("\n")}])).toEqual([
-      "p.jsonl: line 3 $.metrics: expected record, received undefined"
+      "p.jsonl: line 3 $.metrics: expected an object, got nothing (absent)"
     ]);
   });
 

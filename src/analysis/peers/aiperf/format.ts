@@ -1,8 +1,10 @@
 import {z} from "zod";
 
-import {NsInt, timeToNs} from "../shared/numeric.ts";
+import {jsonPath} from "../../util/zodIssues.ts";
+import {shownValue} from "../shared/jsonScan.ts";
+import {NsInt, requestTimeError, statProblem, timeToNs, type RequestTime} from "../shared/numeric.ts";
 import {isObject} from "../shared/parse.ts";
-import type {Claim, Doc} from "../shared/types.ts";
+import type {Claim, Doc, PeerError} from "../shared/types.ts";
 
 /**
  * AIPerf `profile_export.jsonl` (one record per request: metadata, metrics {tag: {value, unit}}, error)
@@ -108,6 +110,123 @@ export const tagNs = (m: Rec["metrics"], t: Tag): number | null => {
   const x = tag(m, t);
   return x && typeof x.value === "number" ? timeToNs(x.value, x.unit || "ms") : null;
 };
+
+/** Where a record's start is read: request_start_ns, else timestamp_ns (Oct 2025), else min_request_timestamp. */
+export function startOf(rec: Rec): {key: string; value: bigint | number} | null {
+  const md = rec.metadata;
+  if (md.request_start_ns != null) return {key: ".metadata.request_start_ns", value: md.request_start_ns};
+  if (md.timestamp_ns != null) return {key: ".metadata.timestamp_ns", value: md.timestamp_ns};
+  const ms = tag(rec.metrics, "min_request_ts");
+  return ms && (typeof ms.value === "bigint" || typeof ms.value === "number")
+    ? {key: jsonPath(["metrics", tagName(rec.metrics, "min_request_ts"), "value"], ""), value: ms.value}
+    : null;
+}
+
+/** The tag's name as the record spells it (the first alias present), for paths. */
+const tagName = (m: Rec["metrics"], t: Tag): string => TAGS[t].find((name) => m?.[name]) ?? TAGS[t][0];
+
+/** What is wrong with a tag a record's request is built from (a time or a count), or null. */
+function tagProblem(m: Rec["metrics"], t: Tag, kind: "time" | "times" | "count"): string | null {
+  const x = tag(m, t);
+  if (x === null || x.value === null) return null;
+  if (kind !== "count" && timeToNs(0, x.unit || "ms") === null)
+    return `a time unit (ns, us, ms or s) in .unit, got ${shownValue(x.unit)}`;
+  const values = kind === "times" && Array.isArray(x.value) ? x.value : [x.value];
+  if (kind === "times" && !Array.isArray(x.value)) return `an array of chunk gaps, got ${shownValue(x.value)}`;
+  for (const v of values) {
+    if (typeof v !== "number") return `a number, got ${shownValue(v)}`;
+    if (kind === "count" && !(Number.isSafeInteger(v) && v >= 0))
+      return `a token count (a whole number from 0 to 2^53 − 1), got ${v}`;
+    if (v < 0) return `a non-negative number, got ${v}`;
+  }
+  return null;
+}
+
+/**
+ * The first problem of one record a request is built from (import.ts mapRecord), located at its line: a time or
+ * count metric of the wrong type or sign, then its times as the record holds them (credit issued where open-loop,
+ * start, acknowledged, first token, last chunk) checked by the rule every importer's times obey (shared/numeric.ts).
+ */
+export function recordError(
+  file: string,
+  line: number,
+  rec: Rec,
+  at: {origin: bigint; openLoop: boolean; start: {key: string; value: bigint | number}}
+): PeerError | null {
+  const m = rec.metrics;
+  const where = `line ${line} $`;
+  const tags: [Tag, "time" | "times" | "count"][] = [
+    ["ttft", "time"],
+    ["ttfo", "time"],
+    ["request_latency", "time"],
+    ["icl", "times"],
+    ["isl", "count"],
+    ["osl", "count"],
+    ["reasoning", "count"]
+  ];
+  for (const [t, kind] of tags) {
+    const problem = tagProblem(m, t, kind);
+    if (problem) return {file, path: `${where}${jsonPath(["metrics", tagName(m, t), "value"], "")}`, expected: problem};
+  }
+  const md = rec.metadata;
+  const disp = Number(BigInt(at.start.value) - at.origin);
+  const meta = (key: string, what: string, v: bigint | number | null | undefined): RequestTime | null =>
+    v == null ? null : {path: `${where}.metadata.${key}`, what, value: v, ns: Number(BigInt(v) - at.origin)};
+  const metric = (t: Tag, what: string, ns: number | null, value: unknown): RequestTime | null =>
+    ns === null
+      ? null
+      : {
+          path: `${where}${jsonPath(["metrics", tagName(m, t), "value"], "")}`,
+          what,
+          value: value as number,
+          ns,
+          unit: tag(m, t)!.unit || "ms"
+        };
+  const ttft = rec.error == null ? tagNs(m, "ttft") : null;
+  const icl = tag(m, "icl");
+  const gaps = ttft !== null && icl && Array.isArray(icl.value) ? (icl.value as number[]) : null;
+  const latency = ttft !== null && gaps === null ? tagNs(m, "request_latency") : null;
+  return requestTimeError(file, "ns", "the earliest request start in the file", [
+    at.openLoop ? meta("credit_issued_ns", "a credit issue time", md.credit_issued_ns) : null,
+    {path: `${where}${at.start.key}`, what: "a request start", value: at.start.value, ns: disp},
+    meta("request_ack_ns", "a request acknowledgement", md.request_ack_ns),
+    ttft === null ? null : metric("ttft", "a time to first token", disp + ttft, tag(m, "ttft")!.value),
+    gaps === null
+      ? null
+      : metric(
+          "icl",
+          "the last chunk (ttft + Σ inter-chunk latencies)",
+          gaps.reduce((t, g) => t + timeToNs(g, icl!.unit || "ms")!, disp + ttft!),
+          gaps.reduce((t, g) => t + g, tag(m, "ttft")!.value as number)
+        ),
+    latency !== null && latency > ttft!
+      ? metric("request_latency", "a request latency", disp + latency, tag(m, "request_latency")!.value)
+      : null
+  ]);
+}
+
+/** The statistics of an aggregate's metric object: avg, min, max, std, count and the percentiles. */
+const STAT_KEY = /^(avg|min|max|std|count|p\d+(\.\d+)?)$/;
+
+/**
+ * Every statistic of every metric in an aggregates file (`records.<tag>.<stat>` in Oct 2025, `<tag>.<stat>` later)
+ * is a number ≥ 0 or null: a string, a boolean or a negative value is refused with its path and value, as
+ * vLLM's statistics are, never read as "not reported" or kept as if measured.
+ */
+export function aggregateErrors(file: string, v: unknown): PeerError[] {
+  if (!isObject(v)) return [];
+  const nested = isObject(v.records);
+  const src = nested ? (v.records as Record<string, unknown>) : v;
+  const errors: PeerError[] = [];
+  for (const [t, x] of Object.entries(src)) {
+    if (!isObject(x) || !("avg" in x)) continue;
+    for (const [k, stat] of Object.entries(x)) {
+      const problem = STAT_KEY.test(k) ? statProblem(stat) : null;
+      if (problem) errors.push({file, path: jsonPath(nested ? ["records", t, k] : [t, k]), expected: problem});
+    }
+  }
+  return errors;
+}
 
 /** Aggregates of both generations normalised to tag → stats object. */
 export function aiperfAggregates(v: unknown): Record<string, Record<string, unknown>> {

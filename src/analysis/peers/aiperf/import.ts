@@ -18,7 +18,18 @@ import {
 import {minBig, timeToNs} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
-import {aiperfAggregates, isAiperfAggregate, isAiperfRecord, Rec, tag, tagNs, tagNum} from "./format.ts";
+import {
+  aggregateErrors,
+  aiperfAggregates,
+  isAiperfAggregate,
+  isAiperfRecord,
+  Rec,
+  recordError,
+  startOf,
+  tag,
+  tagNs,
+  tagNum
+} from "./format.ts";
 
 /** The profiling phase of a newer `input_config` (`phases[]`), or the older `loadgen` section. */
 function loadgenOf(agg: unknown): Record<string, unknown> {
@@ -116,9 +127,10 @@ function readAiperf(docs: readonly Doc[]): Result<Inputs> {
         else appendAll(errors, r.errors);
       }
       records = {file: d.name, lines: out};
-    } else if (d.kind === "json" && isAiperfAggregate(d.value))
+    } else if (d.kind === "json" && isAiperfAggregate(d.value)) {
       aggregate = {file: d.name, value: d.value as Record<string, unknown>};
-    else
+      appendAll(errors, aggregateErrors(d.name, d.value));
+    } else
       errors.push({
         file: d.name,
         path: "$",
@@ -129,16 +141,20 @@ function readAiperf(docs: readonly Doc[]): Result<Inputs> {
   if (!records && !aggregate) errors.push({file: docs[0]?.name ?? "(none)", path: "$", expected: "AIPerf files"});
   const starts: (bigint | number)[] = [];
   for (const {line, rec} of records?.lines ?? []) {
-    const s = rec.metadata.request_start_ns ?? rec.metadata.timestamp_ns ?? null;
-    const ms = tag(rec.metrics, "min_request_ts");
-    const start = s ?? (ms && (typeof ms.value === "bigint" || typeof ms.value === "number") ? ms.value : null);
+    const start = startOf(rec);
     if (start === null)
       errors.push({
         file: records!.file,
         path: `line ${line} $.metadata`,
         expected: "a request start time (request_start_ns or timestamp_ns)"
       });
-    else starts.push(start as bigint | number);
+    else if (typeof start.value === "number" && !(Number.isInteger(start.value) && start.value >= 0))
+      errors.push({
+        file: records!.file,
+        path: `line ${line} $${start.key}`,
+        expected: `a request start in epoch ns (a whole number ≥ 0), got ${start.value}`
+      });
+    else starts.push(start.value);
   }
   if (errors.length) return {ok: false, errors};
   return {ok: true, value: {records, aggregate, origin: minBig(starts) ?? 0n}};
@@ -192,7 +208,7 @@ function mapRecord(
 ): RequestRecord {
   const m = rec.metrics;
   const md = rec.metadata;
-  const start = BigInt((md.request_start_ns ?? md.timestamp_ns ?? tag(m, "min_request_ts")!.value) as bigint | number);
+  const start = BigInt(startOf(rec)!.value);
   const disp = Number(start - origin);
   const rel = (t: bigint | number | null | undefined): number | null => (t == null ? null : Number(BigInt(t) - origin));
   const phase = (md.benchmark_phase ?? md.credit_phase) === "warmup" ? "warmup" : "measure";
@@ -259,6 +275,12 @@ function recordNotes(recs: readonly Rec[], requests: readonly RequestRecord[]): 
   return notes;
 }
 
+/** The first problem of each record a request is built from (format.ts recordError). */
+const recordErrors = (records: Inputs["records"], origin: bigint, openLoop: boolean): PeerError[] =>
+  (records?.lines ?? [])
+    .map(({line, rec}) => recordError(records!.file, line, rec, {origin, openLoop, start: startOf(rec)!}))
+    .filter((e) => e !== null);
+
 /** Maps AIPerf's records and aggregates to one imported run (one load point: AIPerf profiles one). */
 export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
   const read = readAiperf(docs);
@@ -268,6 +290,8 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
   const notes: string[] = ["AIPerf timestamps are wall-clock epoch ns (time.time_ns())"];
   const counts = {inferred: 0};
   const openLoop = point.mode !== "concurrency";
+  const invalid = recordErrors(records, origin, openLoop);
+  if (invalid.length) return {ok: false, errors: invalid};
   const requests: RequestRecord[] = (records?.lines ?? []).map(({rec}, i) =>
     mapRecord(rec, i, origin, point.id, openLoop, counts)
   );

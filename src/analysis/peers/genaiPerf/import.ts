@@ -2,7 +2,7 @@ import type {LoadPoint} from "../../schema/manifest.ts";
 import type {RequestRecord} from "../../schema/records.ts";
 import {appendAll} from "../../util/append.ts";
 import {loadPoint, numberRecords, requestRecord, sourceRecord} from "../shared/build.ts";
-import {minBig} from "../shared/numeric.ts";
+import {minBig, requestTimeError} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {Export, isExport, isSummary, Req} from "./format.ts";
@@ -22,9 +22,14 @@ interface Inputs {
     experiments: {experiment: {mode: string; value: number}; requests: Req[]}[];
   } | null;
   summary: Record<string, unknown> | null;
+  /** The earliest request timestamp: time 0 of the records. */
+  origin: bigint;
 }
 
-/** The export (each request validated on its own) and the summary; every error of every file together. */
+/**
+ * The export (each request validated on its own, then its times checked: requestErrors) and the summary; every
+ * error of every file together.
+ */
 function readGenaiPerf(docs: readonly Doc[]): Result<Inputs> {
   const errors: PeerError[] = [];
   const exportDoc = docs.find((d) => d.kind === "json" && isExport(d.value));
@@ -52,8 +57,12 @@ function readGenaiPerf(docs: readonly Doc[]): Result<Inputs> {
   });
   if (errors.length) return {ok: false, errors};
   const exp = parsed?.ok ? {...parsed.value, experiments} : null;
+  const origin = minBig(experiments.flatMap((e) => e.requests.map((r) => BigInt(r.timestamp)))) ?? 0n;
+  if (exp) appendAll(errors, requestErrors(exportDoc!.name, exp, origin));
+  if (errors.length) return {ok: false, errors};
   const summary = summaryDoc ? ((summaryDoc as {value: unknown}).value as Record<string, unknown>) : null;
-  return {ok: true, value: {exportName: exportDoc?.name ?? null, summaryName: summaryDoc?.name ?? null, exp, summary}};
+  const names = {exportName: exportDoc?.name ?? null, summaryName: summaryDoc?.name ?? null};
+  return {ok: true, value: {...names, exp, summary, origin}};
 }
 
 /** What one request's payload says about the workload (the payload is the request body as sent). */
@@ -144,13 +153,50 @@ function importNotes(nonStreaming: number, total: number): string[] {
   ];
 }
 
+/**
+ * Each request's times as its record holds them (sent, then every response in order), checked by the rule every
+ * importer's times obey (shared/numeric.ts).
+ */
+function requestErrors(file: string, exp: NonNullable<Inputs["exp"]>, origin: bigint): PeerError[] {
+  const errors: PeerError[] = [];
+  const rel = (t: bigint | number) => Number(BigInt(t) - origin);
+  exp.experiments.forEach((e, ei) =>
+    e.requests.forEach((req, i) => {
+      const base = `$.experiments[${ei}].requests[${i}]`;
+      const responses = req.response_timestamps.map((t, k) => ({
+        path: `${base}.response_timestamps[${k}]`,
+        what: "a response timestamp",
+        value: t,
+        ns: rel(t)
+      }));
+      const e1 = requestTimeError(file, "ns", "the earliest request timestamp in the file", [
+        {path: `${base}.timestamp`, what: "the request timestamp", value: req.timestamp, ns: rel(req.timestamp)},
+        ...responses
+      ]);
+      if (e1) errors.push(e1);
+    })
+  );
+  return errors;
+}
+
+/** A usage chunk's token counts become the record's usage: whole numbers from 0 to 2^53 − 1, else an error. */
+function usageError(file: string, at: string, record: RequestRecord): PeerError | null {
+  const bad = Object.entries(record.usage ?? {}).find(([, v]) => v !== null && !(Number.isSafeInteger(v) && v >= 0));
+  return bad
+    ? {
+        file,
+        path: `${at}.response_outputs`,
+        expected: `a usage chunk whose token counts are whole numbers from 0 to 2^53 − 1, got ${bad[0]} ${String(bad[1])}`
+      }
+    : null;
+}
+
 /** Maps a GenAI-Perf export (one load point per experiment) and its summary to one imported run. */
 export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
   const read = readGenaiPerf(docs);
   if (!read.ok) return read;
-  const {exp, summary} = read.value;
-  const all = exp?.experiments.flatMap((e) => e.requests.map((r) => BigInt(r.timestamp))) ?? [];
-  const origin = minBig(all) ?? 0n;
+  const {exp, summary, origin} = read.value;
+  const invalid: PeerError[] = [];
   const points = new Map<string, LoadPoint>();
   const requests: RequestRecord[] = [];
   let model: string | null = null;
@@ -165,6 +211,8 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
     else points.set(p.id, p);
     e.requests.forEach((req, i) => {
       const {record, facts} = mapRequest(req, {experiment: ei, index: i, point: p.id, repeat, origin});
+      const usage = usageError(read.value.exportName!, `$.experiments[${ei}].requests[${i}]`, record);
+      if (usage) invalid.push(usage);
       requests.push(record);
       model ??= facts.model;
       if (facts.ignoreEos !== undefined) ignoreEos ??= facts.ignoreEos;
@@ -172,6 +220,7 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
       if (facts.nonStreaming === true) nonStreaming++;
     });
   });
+  if (invalid.length) return {ok: false, errors: invalid};
   const lp = [...points.values()];
   const cfg = isObject(summary?.input_config) ? summary.input_config : {};
   const notes = importNotes(nonStreaming, requests.length);

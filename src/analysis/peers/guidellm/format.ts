@@ -1,5 +1,6 @@
 import {z} from "zod";
 
+import {countProblem, statProblem, TokenCount} from "../shared/numeric.ts";
 import {isObject} from "../shared/parse.ts";
 import type {Claim, Doc} from "../shared/types.ts";
 
@@ -24,8 +25,8 @@ export const Req = z.looseObject({
   request_id: z.string().nullable().optional(),
   request_args: z.unknown().optional(),
   output: z.string().nullable().optional(),
-  prompt_tokens: z.number().int().nullable().optional(),
-  output_tokens: z.number().int().nullable().optional(),
+  prompt_tokens: TokenCount.nullable().optional(),
+  output_tokens: TokenCount.nullable().optional(),
   info: z
     .looseObject({timings: Timings.optional(), status: z.string().nullable().optional(), error: z.unknown().optional()})
     .optional(),
@@ -39,39 +40,78 @@ export type Req = z.infer<typeof Req>;
 // Requests are validated one by one (importGuidellm): zod gathers an array's issues with push(...issues),
 // which overflows the stack when a benchmark has more than ~120k of them.
 const ReqList = z.array(z.unknown()).nullable().optional();
-const Benchmark = z.looseObject({
-  type_: z.string().optional(),
-  config: z
-    .looseObject({
-      strategy: z
-        .looseObject({
-          type_: z.string().optional(),
-          streams: z.number().nullable().optional(),
-          max_concurrency: z.number().nullable().optional(),
-          worker_count: z.number().nullable().optional(),
-          rate: z.number().nullable().optional()
-        })
-        .optional(),
-      prefer_response_metrics: z.boolean().optional(),
-      sample_requests: z.number().nullable().optional(),
-      sample_size: z.number().nullable().optional()
-    })
-    .optional(),
-  scheduler_metrics: z
-    .looseObject({
-      measure_start_time: n,
-      measure_end_time: n,
-      requests_made: z.record(z.string(), z.unknown()).nullable().optional()
-    })
-    .optional(),
-  request_totals: z.record(z.string(), z.unknown()).nullable().optional(),
-  request_samples: z.unknown().optional(),
-  metrics: z.record(z.string(), z.unknown(), {error: "expected a metrics object"}),
-  requests: z.looseObject({successful: z.array(z.unknown()), errored: ReqList, incomplete: ReqList}),
-  start_time: n,
-  end_time: n,
-  duration: n
-});
+/** The moments GuideLLM writes of a distribution (beside `percentiles`); `pdf` and the like are not statistics. */
+const MOMENTS = ["mean", "median", "mode", "variance", "std_dev", "min", "max", "count", "total_sum"];
+const STATUSES = ["successful", "errored", "incomplete", "total"];
+
+/**
+ * Every statistic under `metrics` (a distribution's moments and percentiles, at any depth: per status, and per
+ * modality under text/image/…) is a number ≥ 0 or null, and every request total a whole number ≥ 0 or null: a
+ * string or a negative value is refused with its path and value, as vLLM's statistics are, never read as "not
+ * reported" or kept as if measured.
+ */
+function checkStats(v: unknown, path: (string | number)[], ctx: z.RefinementCtx, depth = 0): void {
+  if (!isObject(v) || depth > 6) return;
+  const add = (key: string, problem: string | null, at = path) =>
+    problem && ctx.addIssue({code: "custom", path: [...at, key], message: `expected ${problem}`});
+  // a distribution: several moments, none of them an object (tool_call.count is a family of counters)
+  const moments = MOMENTS.filter((k) => k in v);
+  if (moments.length >= 2 && moments.every((k) => !isObject(v[k]))) {
+    for (const k of MOMENTS) add(k, statProblem(v[k]));
+    if (isObject(v.percentiles))
+      for (const [k, x] of Object.entries(v.percentiles)) add(k, statProblem(x), [...path, "percentiles"]);
+    return;
+  }
+  for (const [k, x] of Object.entries(v)) checkStats(x, [...path, k], ctx, depth + 1);
+}
+
+function checkTotals(v: unknown, path: (string | number)[], ctx: z.RefinementCtx): void {
+  if (!isObject(v)) return;
+  for (const k of STATUSES) {
+    const problem = countProblem(v[k]);
+    if (problem) ctx.addIssue({code: "custom", path: [...path, k], message: `expected ${problem}`});
+  }
+}
+
+const Benchmark = z
+  .looseObject({
+    type_: z.string().optional(),
+    config: z
+      .looseObject({
+        strategy: z
+          .looseObject({
+            type_: z.string().optional(),
+            streams: z.number().nullable().optional(),
+            max_concurrency: z.number().nullable().optional(),
+            worker_count: z.number().nullable().optional(),
+            rate: z.number().nullable().optional()
+          })
+          .optional(),
+        prefer_response_metrics: z.boolean().optional(),
+        sample_requests: z.number().nullable().optional(),
+        sample_size: z.number().nullable().optional()
+      })
+      .optional(),
+    scheduler_metrics: z
+      .looseObject({
+        measure_start_time: n,
+        measure_end_time: n,
+        requests_made: z.record(z.string(), z.unknown()).nullable().optional()
+      })
+      .optional(),
+    request_totals: z.record(z.string(), z.unknown()).nullable().optional(),
+    request_samples: z.unknown().optional(),
+    metrics: z.record(z.string(), z.unknown(), {error: "expected a metrics object"}),
+    requests: z.looseObject({successful: z.array(z.unknown()), errored: ReqList, incomplete: ReqList}),
+    start_time: n,
+    end_time: n,
+    duration: n
+  })
+  .superRefine((b, ctx) => {
+    checkStats(b.metrics, ["metrics"], ctx);
+    checkTotals(b.metrics.request_totals, ["metrics", "request_totals"], ctx);
+    checkTotals(b.request_totals, ["request_totals"], ctx);
+  });
 export type Benchmark = z.infer<typeof Benchmark>;
 export const Report = z.looseObject({
   metadata: z.looseObject({guidellm_version: z.string().optional(), version: z.unknown().optional()}).optional(),
@@ -139,18 +179,35 @@ export interface Times {
   last: number | null;
   end: number | null;
   targeted: number | null;
+  /** Where each time was read, as a JSON path inside the request (`.info.timings.request_start`). */
+  at: Record<"start" | "first" | "last" | "end" | "targeted", string>;
+}
+
+/** The first of a request's candidate fields that holds a time, with its path inside the request. */
+function pick(r: Req, keys: readonly string[]): {value: number | null; at: string} {
+  const timings = (r.info?.timings ?? {}) as Record<string, unknown>;
+  const top = r as Record<string, unknown>;
+  for (const k of keys) {
+    const v = k.startsWith("info.") ? timings[k.slice("info.timings.".length)] : top[k];
+    if (typeof v === "number") return {value: v, at: `.${k}`};
+  }
+  return {value: null, at: `.${keys[0]!}`};
 }
 
 export function timesOf(r: Req): Times | null {
-  const t = r.info?.timings;
-  const start = t?.request_start ?? t?.resolve_start ?? r.start_time ?? null;
-  if (start === null) return null;
+  const start = pick(r, ["info.timings.request_start", "info.timings.resolve_start", "start_time"]);
+  if (start.value === null) return null;
+  const first = pick(r, ["info.timings.first_token_iteration", "first_token_time"]);
+  const last = pick(r, ["info.timings.last_token_iteration", "last_token_time"]);
+  const end = pick(r, ["info.timings.request_end", "info.timings.resolve_end", "end_time"]);
+  const targeted = pick(r, ["info.timings.targeted_start"]);
   return {
-    start,
-    first: t?.first_token_iteration ?? r.first_token_time ?? null,
-    last: t?.last_token_iteration ?? r.last_token_time ?? null,
-    end: t?.request_end ?? t?.resolve_end ?? r.end_time ?? null,
-    targeted: t?.targeted_start ?? null
+    start: start.value,
+    first: first.value,
+    last: last.value,
+    end: end.value,
+    targeted: targeted.value,
+    at: {start: start.at, first: first.at, last: last.at, end: end.at, targeted: targeted.at}
   };
 }
 

@@ -15,6 +15,7 @@ import {
   tokenEvent,
   unknownPoint
 } from "../shared/build.ts";
+import {requestTimeError, type RequestTime} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {
@@ -27,7 +28,8 @@ import {
   timesOf,
   totalsOf,
   windowOf,
-  type Benchmark
+  type Benchmark,
+  type Times
 } from "./format.ts";
 
 function pointOf(b: Benchmark): LoadPoint {
@@ -93,6 +95,26 @@ function readGuidellm(docs: readonly Doc[]): Result<{file: string; report: z.inf
   });
   if (errors.length) return {ok: false, errors};
   return {ok: true, value: {file: doc.name, report, all}};
+}
+
+/**
+ * A listed request's times as its record holds them (targeted start where the point is open-loop, start, first and
+ * last token iteration of a success, end), checked by the rule every importer's times obey (shared/numeric.ts):
+ * on the run's ns clock from the earliest request start, and in order — a first token before its request's start
+ * is an error naming both, not a clock regression sealed into the bundle.
+ */
+function listedTimeError(file: string, {r, b, kind, i}: Listed, openLoop: boolean, rel: (t: number) => number) {
+  const t = timesOf(r)!;
+  const ok = kind === "successful" && t.first !== null;
+  const at = (k: keyof Times["at"], what: string, v: number | null): RequestTime | null =>
+    v === null ? null : {path: `$.benchmarks[${b}].requests.${kind}[${i}]${t.at[k]}`, what, value: v, ns: rel(v)};
+  return requestTimeError(file, "s", "the earliest request start in the file", [
+    openLoop ? at("targeted", "a targeted start", t.targeted) : null,
+    at("start", "a request start", t.start),
+    ok ? at("first", "a first token iteration", t.first) : null,
+    ok && t.last !== null && rel(t.last) > rel(t.first!) ? at("last", "a last token iteration", t.last) : null,
+    at("end", "a request end", t.end)
+  ]);
 }
 
 /** One listed request as a request record; times are epoch seconds, `rel` puts them on the run's ns clock. */
@@ -209,6 +231,10 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
   const {file, report, all} = read.value;
   const origin = min(all, (x) => timesOf(x.r)!.start) ?? 0;
   const rel = (t: number | null) => (t === null ? null : sToNs(t - origin));
+  const timeErrors = all
+    .map((x) => listedTimeError(file, x, pointOf(report.benchmarks[x.b]!).mode !== "concurrency", (t) => rel(t)!))
+    .filter((e) => e !== null);
+  if (timeErrors.length) return {ok: false, errors: timeErrors};
   const points = new Map<string, LoadPoint>();
   const pointIds: string[] = [];
   const sources: SourceRecord[] = [];

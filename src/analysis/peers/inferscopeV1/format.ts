@@ -1,6 +1,6 @@
 import {z} from "zod";
 
-import {NsInt} from "../shared/numeric.ts";
+import {NsInt, TokenCount} from "../shared/numeric.ts";
 import {isObject} from "../shared/parse.ts";
 import type {Claim, Doc} from "../shared/types.ts";
 
@@ -17,8 +17,8 @@ export const Row = z.looseObject({
   started_at_ns: NsN,
   first_content_at_ns: NsN,
   finished_at_ns: NsN,
-  input_tokens: z.number().int().nullable().optional(),
-  output_tokens: z.number().int().nullable().optional(),
+  input_tokens: TokenCount.nullable().optional(),
+  output_tokens: TokenCount.nullable().optional(),
   token_count_source: z.string().nullable().optional(),
   chunk_times_ns: z.array(NsInt).nullable().optional(),
   status: z.string(),

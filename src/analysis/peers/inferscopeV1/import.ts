@@ -10,7 +10,7 @@ import {
   tokenEvent,
   unknownPoint
 } from "../shared/build.ts";
-import {minBig} from "../shared/numeric.ts";
+import {minBig, requestTimeError, type RequestTime} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {Aggregate, role, Row} from "./format.ts";
@@ -156,6 +156,28 @@ function mapRow(
   });
 }
 
+/**
+ * A row's times as its record holds them (scheduled, started, the chunks before the first content, the first
+ * content, the chunks after it, finished), checked by the rule every importer's times obey (shared/numeric.ts).
+ */
+function rowTimeError(
+  file: string,
+  {line, row}: {line: number; row: Row},
+  rel: (t: bigint | number) => number
+): PeerError | null {
+  const at = (key: string, what: string, v: bigint | number | null | undefined): RequestTime | null =>
+    v == null ? null : {path: `line ${line} $.${key}`, what, value: v, ns: rel(v)};
+  const first = at("first_content_at_ns", "the first content", row.first_content_at_ns);
+  const chunks = (row.chunk_times_ns ?? []).map((t, k) => at(`chunk_times_ns[${k}]`, "a chunk time", t)!);
+  const ok = row.status === "success" && first !== null;
+  return requestTimeError(file, "ns", "the earliest scheduled or start time in the file", [
+    at("scheduled_at_ns", "the scheduled time", row.scheduled_at_ns),
+    at("started_at_ns", "the start time", row.started_at_ns),
+    ...(ok ? [...chunks.filter((c) => c.ns < first.ns), first, ...chunks.filter((c) => c.ns > first.ns)] : []),
+    at("finished_at_ns", "the finish time", row.finished_at_ns)
+  ]);
+}
+
 /** Maps one v1 run (its raw and processed artifacts) to one imported run. */
 export function importInferscopeV1(docs: readonly Doc[]): Result<ImportedRun> {
   const read = readV1(docs);
@@ -170,6 +192,8 @@ export function importInferscopeV1(docs: readonly Doc[]): Result<ImportedRun> {
       rows.flatMap(({row}) => [row.scheduled_at_ns, row.started_at_ns].filter((x): x is bigint | number => x != null))
     ) ?? 0n;
   const rel = (t: bigint | number | null | undefined) => (t == null ? null : Number(BigInt(t) - origin));
+  const invalid = rows.map((r) => rowTimeError(requestsFile!, r, (t) => rel(t)!)).filter((e) => e !== null);
+  if (invalid.length) return {ok: false, errors: invalid};
   const requests: RequestRecord[] = rows.map(({row}, i) => mapRow(row, i, point.id, rel));
   const slo = isObject(config?.slo) ? config.slo : {};
   const gen = isObject(config?.generation) ? config.generation : {};

@@ -1,6 +1,6 @@
 import {z} from "zod";
 
-import {NumLike} from "../shared/numeric.ts";
+import {NumLike, TokenCount} from "../shared/numeric.ts";
 import {isObject} from "../shared/parse.ts";
 import type {Claim, Doc} from "../shared/types.ts";
 
@@ -13,6 +13,9 @@ const NonNeg = NumLike.pipe(
   z.number().min(0, {error: (i) => `expected a non-negative number, got ${String(i.input)}`})
 );
 
+/** A token count of one request: a whole number ≥ 0 a record can hold (a numeric string too, as pandas writes). */
+const Tokens = NumLike.pipe(TokenCount);
+
 export const Individual = z.looseObject({
   error_code: z.union([z.number(), z.string()]).nullable().optional(),
   error_msg: z.string().nullable().optional(),
@@ -20,9 +23,9 @@ export const Individual = z.looseObject({
   ttft_s: NonNeg.nullable().optional(),
   end_to_end_latency_s: NonNeg.nullable().optional(),
   request_output_throughput_token_per_s: NonNeg.nullable().optional(),
-  number_total_tokens: NonNeg.nullable().optional(),
-  number_output_tokens: NonNeg.nullable().optional(),
-  number_input_tokens: NonNeg.nullable().optional()
+  number_total_tokens: Tokens.nullable().optional(),
+  number_output_tokens: Tokens.nullable().optional(),
+  number_input_tokens: Tokens.nullable().optional()
 });
 export type Individual = z.infer<typeof Individual>;
 

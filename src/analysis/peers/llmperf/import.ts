@@ -13,6 +13,7 @@ import {
   tokenEvent,
   unknownPoint
 } from "../shared/build.ts";
+import {requestTimeError} from "../shared/numeric.ts";
 import {jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
 import {Individual, isIndividual, isSummary, Summary, summaryNumber} from "./format.ts";
@@ -34,8 +35,9 @@ function readLlmperf(
     const v = doc.kind === "json" ? doc.value : undefined;
     if (isIndividual(v)) {
       const r = validate(z.array(Individual), v, doc.name);
-      if (r.ok) individuals.push({file: doc.name, rows: r.value});
-      else appendAll(errors, r.errors);
+      const times = r.ok ? rowTimeErrors(doc.name, r.value) : [];
+      if (r.ok && times.length === 0) individuals.push({file: doc.name, rows: r.value});
+      else appendAll(errors, r.ok ? times : r.errors);
     } else if (isSummary(v)) {
       const r = validate(Summary, v, doc.name);
       if (r.ok) summaries.push({file: doc.name, raw: v as Record<string, unknown>, s: r.value});
@@ -145,20 +147,54 @@ function failureMessage(row: Individual): string {
   return `no error code, but no ${absent.join(" and ")} recorded: the request's timing is unknown`;
 }
 
-function mapRow(row: Individual, i: number, point: string): RequestRecord {
-  const ok = row.error_code == null && row.ttft_s != null && row.end_to_end_latency_s != null;
+/**
+ * The times a row's record holds, in ns from the request's own start: the first token (ttft_s), the last token
+ * (inter_token_latency_s × number_output_tokens, LLMPerf's Σ time-to-next-token, kept only after the first) and
+ * the end (end_to_end_latency_s). Null for a row that is not a success (its record holds no time).
+ */
+function rowTimes(row: Individual): {first: number; last: number | null; lastS: number | null; end: number} | null {
+  if (row.error_code != null || row.ttft_s == null || row.end_to_end_latency_s == null) return null;
   const out = row.number_output_tokens ?? null;
-  const first = ok ? sToNs(row.ttft_s!) : null;
-  const lastS = ok && row.inter_token_latency_s != null && out !== null ? row.inter_token_latency_s * out : null;
+  const first = sToNs(row.ttft_s);
+  const lastS = row.inter_token_latency_s != null && out !== null ? row.inter_token_latency_s * out : null;
   const last = lastS === null ? null : sToNs(lastS);
-  const events =
-    first === null ? [] : last !== null && last > first ? [tokenEvent(first), tokenEvent(last)] : [tokenEvent(first)];
+  return {first, last: last !== null && last > first ? last : null, lastS, end: sToNs(row.end_to_end_latency_s)};
+}
+
+/** Each successful row's times checked by the rule every importer's times obey (shared/numeric.ts). */
+function rowTimeErrors(file: string, rows: readonly Individual[]): PeerError[] {
+  const errors: PeerError[] = [];
+  rows.forEach((row, i) => {
+    const t = rowTimes(row);
+    if (t === null) return;
+    const e = requestTimeError(file, "s", "the request's start", [
+      {path: `$[${i}].ttft_s`, what: "a time to first token", value: row.ttft_s!, ns: t.first},
+      t.last === null
+        ? null
+        : {
+            path: `$[${i}].inter_token_latency_s`,
+            what: "the last token (inter_token_latency_s × number_output_tokens)",
+            value: t.lastS!,
+            ns: t.last
+          },
+      {path: `$[${i}].end_to_end_latency_s`, what: "an end-to-end latency", value: row.end_to_end_latency_s!, ns: t.end}
+    ]);
+    if (e) errors.push(e);
+  });
+  return errors;
+}
+
+function mapRow(row: Individual, i: number, point: string): RequestRecord {
+  const t = rowTimes(row);
+  const ok = t !== null;
+  const out = row.number_output_tokens ?? null;
+  const events = t === null ? [] : t.last !== null ? [tokenEvent(t.first), tokenEvent(t.last)] : [tokenEvent(t.first)];
   return requestRecord({
     id: `r${i}`,
     point,
     index: i,
     tDispNs: 0,
-    tEndNs: ok ? sToNs(row.end_to_end_latency_s!) : null,
+    tEndNs: t === null ? null : t.end,
     events,
     eventCoverage: "first_last",
     httpStatus: ok

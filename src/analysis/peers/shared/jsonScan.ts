@@ -75,3 +75,17 @@ export function printable(s: string, max = 40): string {
   const cut = s.length > max ? `${s.slice(0, max)}…` : s;
   return JSON.stringify(cut);
 }
+
+/**
+ * A value read from a result file as a message shows it after "got": a number as JavaScript writes it, a string
+ * quoted (cut and escaped), the rest by kind. Null says it may have been Python's NaN or Infinity, which the
+ * readers turn into null (parse.ts).
+ */
+export function shownValue(v: unknown): string {
+  if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
+  if (typeof v === "string") return `the string ${printable(v)}`;
+  if (v === null) return "null (null, NaN or Infinity in the file)";
+  if (v === undefined) return "nothing (absent)";
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  return typeof v === "object" ? "an object" : typeof v;
+}

@@ -4,24 +4,100 @@ import type {z} from "zod";
 
 import {appendAll} from "../../util/append.ts";
 import {jsonLines} from "../../util/jsonLines.ts";
-import {expectation, jsonPath, zodIssueList} from "../../util/zodIssues.ts";
-import {lineColumn, MAX_JSON_DEPTH, scanJson} from "./jsonScan.ts";
+import {expectation, jsonPath} from "../../util/zodIssues.ts";
+import {lineColumn, MAX_JSON_DEPTH, scanJson, shownValue} from "./jsonScan.ts";
 import type {Doc, PeerError, PeerFile, Result} from "./types.ts";
 
 const lower = (s: string): string => (s ? s[0]!.toLowerCase() + s.slice(1) : s);
 
-/** Converts zod issues into located errors; `where` prefixes the path (e.g. "line 12 "). */
-export function zodErrors(file: string, error: z.ZodError, base = "$", where = ""): PeerError[] {
-  return zodIssueList(error, (path) => jsonPath(path, base)).map((i) => ({
-    file,
-    path: `${where}${i.path}`,
-    expected: expectation(i.message)
-  }));
+type Issue = z.core.$ZodIssue;
+
+/** What a zod type name stands for in a sentence. */
+const TYPE_WORDS: Record<string, string> = {
+  number: "a number",
+  int: "an integer",
+  bigint: "an integer",
+  string: "a string",
+  boolean: "true or false",
+  array: "an array",
+  tuple: "an array",
+  object: "an object",
+  record: "an object",
+  map: "an object",
+  null: "null",
+  nonoptional: "a value"
+};
+
+const primitive = (v: unknown): boolean => v === null || (typeof v !== "object" && typeof v !== "function");
+const plural = (n: number | bigint, one: string, many: string) => `${n} ${n === 1 || n === 1n ? one : many}`;
+
+/** A bound of a too_small/too_big issue: "a number ≥ 0", "at least 1 entry". */
+function bound(i: Issue & {code: "too_small" | "too_big"}, lowest: boolean): string {
+  const n = lowest ? (i as {minimum: number | bigint}).minimum : (i as {maximum: number | bigint}).maximum;
+  if (i.origin === "array" || i.origin === "set")
+    return `${i.exact ? "exactly" : lowest ? "at least" : "at most"} ${plural(n, "entry", "entries")}`;
+  if (i.origin === "string")
+    return `${i.exact ? "exactly" : lowest ? "at least" : "at most"} ${plural(n, "character", "characters")}`;
+  const op = lowest ? (i.inclusive === false ? ">" : "≥") : i.inclusive === false ? "<" : "≤";
+  return `${i.origin === "int" ? "an integer" : "a number"} ${op} ${String(n)}`;
 }
 
-/** Validates a value against a schema, returning located errors. */
+/** The branch of a failed union that got furthest: one whose value had the right type but failed a check. */
+function unionExpectation(i: Issue & {code: "invalid_union"}): string {
+  const branches = i.errors.filter((b) => b.length > 0);
+  const matched = branches.find((b) => !(b[0]!.code === "invalid_type" && b[0]!.path.length === 0));
+  if (matched && matched[0]!.path.length === 0) return issueExpectation({...matched[0]!, input: i.input} as Issue);
+  const types = [...new Set(branches.flatMap((b) => (b[0]!.code === "invalid_type" ? [b[0]!.expected] : [])))];
+  const words = types.map((t) => TYPE_WORDS[t] ?? t);
+  return `${words.length ? words.join(" or ") : "a value of another shape"}, got ${shownValue(i.input)}`;
+}
+
+/**
+ * A zod issue as the continuation of "expected …", with the value found: "a number ≥ 0, got -5",
+ * "a number, got the string "abc"". A message a schema wrote itself ("expected the run duration in
+ * seconds (a number)") is kept, the value added when it names none; zod's own wording ("Too small: expected
+ * number to be >=0") is rebuilt from the issue, whatever the code.
+ */
+export function issueExpectation(i: Issue): string {
+  const got = `got ${shownValue(i.input)}`;
+  if (/^expected /.test(i.message))
+    return primitive(i.input) && "input" in i && !/\bgot\b/.test(i.message)
+      ? `${expectation(i.message)}, ${got}`
+      : expectation(i.message);
+  switch (i.code) {
+    case "invalid_type":
+      return `${TYPE_WORDS[i.expected] ?? i.expected}, ${got}`;
+    case "too_small":
+    case "too_big": {
+      const n = Array.isArray(i.input) ? `${i.input.length}` : typeof i.input === "string" ? `${i.input.length}` : null;
+      return `${bound(i, i.code === "too_small")}, got ${n ?? shownValue(i.input)}`;
+    }
+    case "invalid_value":
+      return `${i.values.length === 1 ? "" : "one of "}${i.values.map((v) => (typeof v === "string" ? JSON.stringify(v) : String(v))).join(", ")}, ${got}`;
+    case "invalid_format":
+      return `${i.format === "regex" ? `a string matching ${i.pattern ?? "its pattern"}` : `a valid ${i.format}`}, ${got}`;
+    case "not_multiple_of":
+      return `a multiple of ${i.divisor}, ${got}`;
+    case "unrecognized_keys":
+      return `no key ${i.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+    case "invalid_union":
+      return unionExpectation(i);
+    case "invalid_key":
+    case "invalid_element":
+      return i.issues[0] ? issueExpectation(i.issues[0]) : `a valid ${i.code === "invalid_key" ? "key" : "entry"}`;
+    default:
+      return primitive(i.input) ? `a valid value, ${got}` : expectation(i.message);
+  }
+}
+
+/** Converts zod issues into located errors; `where` prefixes the path (e.g. "line 12 "). */
+export function zodErrors(file: string, error: z.ZodError, base = "$", where = ""): PeerError[] {
+  return error.issues.map((i) => ({file, path: `${where}${jsonPath(i.path, base)}`, expected: issueExpectation(i)}));
+}
+
+/** Validates a value against a schema, returning located errors that show the value found. */
 export function validate<T>(schema: z.ZodType<T>, value: unknown, file: string, base = "$", where = ""): Result<T> {
-  const r = schema.safeParse(value);
+  const r = schema.safeParse(value, {reportInput: true});
   return r.success ? {ok: true, value: r.data} : {ok: false, errors: zodErrors(file, r.error, base, where)};
 }
 
