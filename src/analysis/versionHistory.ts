@@ -150,6 +150,10 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
       {
         en: 'A gate with nothing to inspect says so instead of passing: G9 (reasoning channel) and G16 (real streaming) are not evaluable when a load point has no successful request, G19 (requests without ITL) when none succeeded or no success has an output token count; a pass over part of the successes says how many it covers. An imported aggregate with no request records showed "pass — no reasoning channel seen" although the source file counted 25,567 reasoning tokens.',
         zh: "没有可检查对象的门禁如实说明，而不是判为通过：负载点没有成功请求时，G9（推理通道）与 G16（真实流式）为不可评估；没有成功请求、或没有任何成功请求带输出 token 计数时，G19（没有 ITL 的请求）为不可评估；只覆盖部分成功请求的通过会注明覆盖了多少个。此前一个不含请求记录的导入汇总显示“通过——未见推理通道”，而源文件统计了 25,567 个推理 token。"
+      },
+      {
+        en: "Imported SGLang results: the re-tokenized output count is read under the key SGLang's bench_serving writes (total_output_tokens_retokenized; the check looked for total_output_retokenized and never fired), and where it differs from the reported count by more than 2 % the token count and output throughput carry that qualifier. A real file reported 218,257 output tokens against 2,356 re-tokenized, and its 2,573.7 tok/s was shown without it.",
+        zh: "导入的 SGLang 结果：按 SGLang bench_serving 实际写出的键（total_output_tokens_retokenized）读取重新分词后的输出计数（此前检查的是 total_output_retokenized，从未触发）；与报告计数相差超过 2 % 时，token 计数与输出吞吐量带上该限定说明。一个真实文件报告 218,257 个输出 token，重新分词只有 2,356 个，其 2,573.7 tok/s 此前未加说明。"
       }
     ]
   }

@@ -1,12 +1,33 @@
 import {stringify} from "yaml";
 
+import {redactText, redactUrl, redactValue} from "../redact/value.ts";
 import {RunConfigSpec, type LoadMode, type RunConfig} from "../schema/config.ts";
 import type {Declared, Manifest} from "../schema/manifest.ts";
 import {SCHEMA_VERSION} from "../schema/versions.ts";
 import type {ImportedRun} from "./shared/types.ts";
 
+/**
+ * What an importer wrote about the run (model, labels, notes, environment, workload), with every credential
+ * redacted (redact/value.ts): the one pass the config and the manifest of every imported bundle go through.
+ * Sources and requests are redacted where they are built (shared/build.ts).
+ */
+export function redactedRun(run: ImportedRun): ImportedRun {
+  return {
+    ...run,
+    toolVersion: run.toolVersion === null ? null : redactText(run.toolVersion),
+    model: run.model === null ? null : redactText(run.model),
+    workload: redactValue(run.workload),
+    environment: redactValue(run.environment),
+    labels: redactValue(run.labels),
+    notes: redactValue(run.notes),
+    ...(run.warnings ? {warnings: redactValue(run.warnings)} : {}),
+    statusReason: run.statusReason === null ? null : redactText(run.statusReason)
+  };
+}
+
 /** The run configuration as far as the source tells it; everything else takes InferScope's defaults. */
-export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: string[]} {
+export function importedConfig(source: ImportedRun): {config: RunConfig; unknown: string[]} {
+  const run = redactedRun(source);
   const w = run.workload;
   const unknown: string[] = [];
   const known = <T>(name: string, v: T | undefined): T | undefined => {
@@ -21,23 +42,42 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
     }
     return known(name, v);
   };
-  const byMode = new Map<
-    LoadMode,
-    {values: number[]; repeats: number; requests: number | null; burstiness: number | null}
+  // one load block per mode and in-flight cap: a cap on an open-loop point (vLLM's --max-concurrency beside a
+  // request rate, AIPerf's concurrency beside a rate) is part of its load, not only of the manifest's point
+  const blocks = new Map<
+    string,
+    {
+      mode: LoadMode;
+      values: number[];
+      repeats: number;
+      requests: number | null;
+      burstiness: number | null;
+      cap: number | null;
+    }
   >();
   for (const p of run.loadPoints) {
-    const b = byMode.get(p.mode) ?? {values: [], repeats: p.repeats, requests: p.requests, burstiness: p.burstiness};
+    const cap = p.mode === "concurrency" ? null : p.maxConcurrency;
+    const key = `${p.mode}|${cap ?? ""}`;
+    const b = blocks.get(key) ?? {
+      mode: p.mode,
+      values: [],
+      repeats: p.repeats,
+      requests: p.requests,
+      burstiness: p.burstiness,
+      cap
+    };
     if (!b.values.includes(p.value)) b.values.push(p.value);
     b.repeats = Math.max(b.repeats, p.repeats);
-    byMode.set(p.mode, b);
+    blocks.set(key, b);
   }
-  const load = [...byMode].map(([mode, b]) => ({
-    mode,
+  const load = [...blocks.values()].map((b) => ({
+    mode: b.mode,
     values: b.values,
     repeats: b.repeats,
     warmup: 0,
     ...(b.requests ? {requests: b.requests} : {}),
-    ...(b.burstiness ? {burstiness: b.burstiness} : {})
+    ...(b.burstiness ? {burstiness: b.burstiness} : {}),
+    ...(b.cap ? {max_concurrency: b.cap} : {})
   }));
   const spec = {
     name: `${run.tool}-import`,
@@ -64,7 +104,8 @@ export function importedConfig(run: ImportedRun): {config: RunConfig; unknown: s
     unknown.push("load.values (the target load is not recorded: 1 is a placeholder the schema requires)");
   unknown.push("workload.salt (recorded as false: peers do not salt prompts)");
   if (!w.slo) unknown.push("slo");
-  return {config: validConfig(spec, unknown), unknown};
+  const config = validConfig(spec, unknown);
+  return {config, unknown: unknown.map(redactText)};
 }
 
 /** Settings every config must have: a source's invalid value for them becomes this placeholder. */
@@ -99,7 +140,8 @@ function validConfig(spec: Record<string, unknown>, unknown: string[]): RunConfi
 }
 
 /** config.resolved.yaml of an imported bundle: a header naming the unknowns, then the resolved config. */
-export function importedConfigYaml(run: ImportedRun): string {
+export function importedConfigYaml(source: ImportedRun): string {
+  const run = redactedRun(source);
   const {config, unknown} = importedConfig(run);
   const header = [
     `# imported from ${run.tool}${run.toolVersion ? ` ${run.toolVersion}` : ""} by \`inferscope import\``,
@@ -139,11 +181,9 @@ export function declarationConflicts(run: ImportedRun, d: Declared): string[] {
   return out;
 }
 
-/** A URL without credentials or query (tokens travel there). */
-export const redactUrl = (url: string): string => url.replace(/\/\/[^/@]*@/, "//***@").replace(/\?.*$/, "");
-
 /** The manifest of an imported bundle (without `files`, which sealing adds). */
-export function importedManifest(run: ImportedRun, m: ManifestInputs): Omit<Manifest, "files"> {
+export function importedManifest(source: ImportedRun, m: ManifestInputs): Omit<Manifest, "files"> {
+  const run = redactedRun(source);
   const notes = [...run.notes];
   const startedAt = run.startedAt ?? run.finishedAt ?? m.startedAtFallback;
   if (!run.startedAt)
@@ -207,7 +247,7 @@ export function importedManifest(run: ImportedRun, m: ManifestInputs): Omit<Mani
       toolVersion: run.toolVersion,
       files: m.files,
       note: notes.join("; "),
-      ...(m.declared ? {declared: m.declared} : {})
+      ...(m.declared ? {declared: redactValue(m.declared)} : {})
     }
   };
 }

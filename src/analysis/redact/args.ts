@@ -30,7 +30,7 @@ const CREDENTIAL_WORDS = new Set([
 export const ARG_REDACTION = "[REDACTED]";
 
 /** Splits a flag or variable name into lowercase words: `--hf-token` → hf, token; `OPENAI_API_KEY` → openai, api, key. */
-function words(name: string): string[] {
+export function nameWords(name: string): string[] {
   return name
     .replace(/^-+/, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
@@ -41,7 +41,7 @@ function words(name: string): string[] {
 
 /** Whether a flag or variable name (with or without leading dashes) names a credential. */
 export function isCredentialName(name: string): boolean {
-  const w = words(name);
+  const w = nameWords(name);
   return w.some((x) => CREDENTIAL_WORDS.has(x)) || w.join("") === "apikey";
 }
 

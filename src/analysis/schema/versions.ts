@@ -22,7 +22,8 @@ export const MEASURE_VERSION = "2";
  * 5: energy over each repeat's window (not the span across repeats), negative power unknown; the roofline reads the
  *    active parameters' share whenever stated; mixed serving cards get no bound or price; unknown hardware ids warn.
  * 6: G3 judges an import without per-request results (or with a sample of them) by the source tool's own counts.
- * 7: G9, G16 and G19 are not evaluable without a successful request to inspect (they passed on none).
+ * 7: G9, G16 and G19 are not evaluable without a successful request to inspect (they passed on none); SGLang's
+ *    re-tokenized count is read under bench_serving's key.
  */
 export const ANALYZER_VERSION = "7";
 /** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */

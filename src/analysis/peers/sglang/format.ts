@@ -3,8 +3,9 @@ import {allOfFlavor} from "../vllm/format.ts";
 
 /**
  * SGLang `bench_serving` JSONL: one JSON object per line, one line per run (several request rates may
- * share a file); `total_output_retokenized`, `*_e2e_latency_ms`, `concurrency`, `accept_length`, and with
- * --output-details the per-request arrays ttfts/itls/input_lens/output_lens (no latencies, no start times).
+ * share a file); `total_output_tokens_retokenized` (the client's re-tokenized count), `*_e2e_latency_ms`,
+ * `concurrency`, `accept_length`, and with --output-details the per-request arrays ttfts/itls/input_lens/output_lens
+ * (no latencies, no start times).
  * The shape is vLLM's (`../vllm/format.ts`); the keys above tell the two apart.
  */
 export function detectSglang(docs: readonly Doc[]): Claim | null {
@@ -13,4 +14,4 @@ export function detectSglang(docs: readonly Doc[]): Claim | null {
 }
 
 export const SGLANG_EXPECTED =
-  'SGLang bench_serving: JSON Lines, one object per run with "duration", "completed", "total_output_retokenized" and "<stat>_ttft_ms"/"<stat>_e2e_latency_ms" keys';
+  'SGLang bench_serving: JSON Lines, one object per run with "duration", "completed", "total_output_tokens_retokenized" and "<stat>_ttft_ms"/"<stat>_e2e_latency_ms" keys';

@@ -1,6 +1,7 @@
 import type {LoadMode} from "../../schema/config.ts";
 import type {LoadPoint} from "../../schema/manifest.ts";
 import type {EventKind, RequestRecord, SseEvent, SourceRecord, SourceRequestCounts} from "../../schema/records.ts";
+import {redactText, redactValue} from "../../redact/value.ts";
 
 /** Seconds (float) to integer ns. */
 export const sToNs = (s: number): number => Math.round(s * 1e9);
@@ -24,9 +25,13 @@ export function chunkEvents(firstNs: number, gapsNs: readonly number[], kindOf?:
 export type RequestDraft = Partial<Omit<RequestRecord, "id" | "point" | "index">> &
   Pick<RequestRecord, "id" | "point" | "index">;
 
-/** A request record with every unknown field null (never 0) and seq assigned later by `numberRecords`. */
+/**
+ * A request record with every unknown field null (never 0) and seq assigned later by `numberRecords`. The
+ * error text is the tool's and may quote a credential (a URL with its token, an echoed API key header): it is
+ * redacted here, for every importer.
+ */
 export function requestRecord(d: RequestDraft): RequestRecord {
-  return {
+  const r: RequestRecord = {
     seq: 0,
     repeat: 0,
     phase: "measure",
@@ -51,6 +56,8 @@ export function requestRecord(d: RequestDraft): RequestRecord {
     salt: null,
     ...d
   };
+  if (r.errorMessage !== null) r.errorMessage = redactText(r.errorMessage);
+  return r;
 }
 
 /** Assigns seq 0, 1, 2… in order. */
@@ -89,8 +96,19 @@ export function unknownPoint(o: Partial<Omit<LoadPoint, "id" | "mode" | "value">
   return {...loadPoint("concurrency", 1, o), id: "concurrency-unknown"};
 }
 
+/**
+ * A source record: the tool's aggregates verbatim except for credentials, which every importer's source
+ * record loses here (an API key in a recorded config, `--api-key` in a recorded command line, a token in a
+ * URL: redact/value.ts). Numbers are never touched, so recomputation reads the same aggregates.
+ */
 export function sourceRecord(d: Omit<SourceRecord, "seq">): SourceRecord {
-  return {seq: 0, ...d};
+  return {
+    seq: 0,
+    ...d,
+    toolVersion: d.toolVersion === null ? null : redactText(d.toolVersion),
+    aggregates: redactValue(d.aggregates),
+    facts: redactValue(d.facts)
+  };
 }
 
 const countOf = (v: unknown): number | null => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : null);

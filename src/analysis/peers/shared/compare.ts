@@ -122,6 +122,11 @@ export interface RowSpec {
    * always stated, with the code `definition`.
    */
   caveat?: string;
+  /**
+   * What the reader of this number must know whatever the columns show (the tool's own counts contradict each
+   * other…): each adds its code and `code: note`, like a caveat, under the code that names the doubt.
+   */
+  qualifiers?: readonly {code: ReasonCode; note: string}[];
 }
 
 const pct = (d: number): string => `${(d * 100).toPrecision(3)} %`;
@@ -168,9 +173,13 @@ export function finishRow(s: RowSpec): SourceComparisonRow {
   }
   const c = s.canonical;
   if (c && c.value === null && c.note) notes.push(`canonical: ${c.note}`);
-  if (s.caveat !== undefined) {
-    codes.add("definition");
-    notes.push(`definition: ${s.caveat}`);
+  const qualifiers = [
+    ...(s.caveat === undefined ? [] : [{code: "definition" as const, note: s.caveat}]),
+    ...(s.qualifiers ?? [])
+  ];
+  for (const q of qualifiers) {
+    codes.add(q.code);
+    notes.push(`${q.code}: ${q.note}`);
   }
   const ref = s.reported ?? r.value;
   if (c && c.value !== null && ref !== null && differs(ref, c.value, s.unit)) {

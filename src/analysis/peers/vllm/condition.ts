@@ -111,6 +111,128 @@ function serverParts(raw: Record<string, unknown>): {role: string; info: Record<
   return out;
 }
 
+type ClientApi = "completions" | "chat" | "other";
+
+/**
+ * The API each of vLLM's benchmark client backends calls (`--backend`, written as `backend` and, for backward
+ * compatibility, `endpoint_type`): ASYNC_REQUEST_FUNCS of `benchmarks/backend_request_func.py` (2024–2025) and
+ * of `vllm/benchmarks/lib/endpoint_request_func.py` (`vllm bench serve`). completions:
+ * async_request_openai_completions (/v1/completions); chat: async_request_openai_chat_completions
+ * (/v1/chat/completions); other: a client of another API (TGI, TensorRT-LLM, DeepSpeed-MII, audio, embeddings,
+ * rerank). A name not listed is unknown.
+ */
+const VLLM_BACKEND_API: Readonly<Record<string, ClientApi>> = {
+  vllm: "completions",
+  openai: "completions",
+  lmdeploy: "completions",
+  scalellm: "completions",
+  sglang: "completions",
+  "llama.cpp": "completions",
+  "openai-chat": "chat",
+  tgi: "other",
+  "deepspeed-mii": "other",
+  "tensorrt-llm": "other",
+  "openai-audio": "other",
+  "openai-embeddings": "other",
+  "openai-embeddings-chat": "other",
+  "openai-embeddings-clip": "other",
+  "openai-embeddings-vlm2vec": "other",
+  "infinity-embeddings": "other",
+  "infinity-embeddings-clip": "other",
+  "vllm-rerank": "other"
+};
+
+/**
+ * The same for SGLang's `bench_serving.py` backends. `sglang` itself is left unknown: the 2024 client sent it to
+ * /v1/completions, later ones to the native /generate (async_request_sglang_generate).
+ */
+const SGLANG_BACKEND_API: Readonly<Record<string, ClientApi>> = {
+  "sglang-oai": "completions",
+  vllm: "completions",
+  lmdeploy: "completions",
+  "sglang-oai-chat": "chat",
+  "vllm-chat": "chat",
+  "lmdeploy-chat": "chat",
+  "sglang-native": "other",
+  trt: "other",
+  gserver: "other",
+  truss: "other"
+};
+
+/**
+ * The API a result's client called, from its backend name (`endpoint_type`, `backend`) in its tool's table;
+ * undefined when neither names a known backend, or the two name different APIs.
+ */
+export function clientApiOf(flavor: Flavor, raw: Record<string, unknown>): ClientApi | undefined {
+  const table = flavor === "vllm" ? VLLM_BACKEND_API : SGLANG_BACKEND_API;
+  const apis = new Set(
+    [raw.endpoint_type, raw.backend].filter((b) => typeof b === "string").map((b) => table[b as string])
+  );
+  return apis.size === 1 ? [...apis][0] : undefined;
+}
+
+/**
+ * Whether a vLLM result may have been measured with the chat client (vLLM issue #15106: its first "token" may be
+ * the role-only chunk): yes for openai-chat and for an unknown backend; no for a completions or other client.
+ */
+export const vllmMaybeChatRun = (raw: Record<string, unknown>): boolean => {
+  const api = clientApiOf("vllm", raw);
+  return api === undefined || api === "chat";
+};
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** The output-token total's key: `total_output_tokens` (vLLM, SGLang bench_serving.py) or `total_output`. */
+export const outputKey = (agg: Record<string, unknown>): string =>
+  "total_output_tokens" in agg ? "total_output_tokens" : "total_output";
+
+/**
+ * SGLang's re-tokenized output count under the key `bench_serving.py` writes (`total_output_tokens_retokenized`),
+ * else the BenchmarkMetrics field name some of SGLang's other benchmark scripts write as the key.
+ */
+const RETOKENIZED_KEYS = ["total_output_tokens_retokenized", "total_output_retokenized"] as const;
+
+/** The relative gap between SGLang's output-token total and its re-tokenized count that puts the total in doubt. */
+const RETOKENIZED_GAP = 0.02;
+
+/** SGLang's output-token total set against its client's re-tokenization of the generated text. */
+export interface RetokenizedGap {
+  /** `total_output_tokens` (bench_serving.py) or `total_output`. */
+  outKey: string;
+  /** The re-tokenized count's key (RETOKENIZED_KEYS). */
+  key: string;
+  total: number;
+  retokenized: number;
+  /** |total − retokenized| / max(total, retokenized). */
+  share: number;
+  /** One line: the two counts and what rests on them. */
+  note: string;
+}
+
+/**
+ * Where SGLang's output-token total (server usage, else the requested length) and its own re-tokenization of the
+ * generated text differ by more than 2 %: the total — and every rate or per-token time divided by it — is in
+ * doubt (usage_source uncertain). Null when they agree or either count is missing.
+ */
+export function sglangRetokenizedGap(agg: Record<string, unknown>): RetokenizedGap | null {
+  const outKey = outputKey(agg);
+  const key = RETOKENIZED_KEYS.find((k) => num(agg[k]) !== null);
+  const total = num(agg[outKey]);
+  if (key === undefined || total === null) return null;
+  const retokenized = num(agg[key])!;
+  const share = Math.abs(total - retokenized) / Math.max(total, retokenized);
+  if (!(share > RETOKENIZED_GAP)) return null;
+  const pct = `${(share * 100).toPrecision(3)} %`;
+  return {
+    outKey,
+    key,
+    total,
+    retokenized,
+    share,
+    note: `usage_source uncertain: SGLang's ${outKey} (${total}) and its re-tokenized count of the generated text ${key} (${retokenized}) differ by ${pct} (more than 2 %): its output-token count — server usage, else the requested length — is not what the generated text holds, and output_throughput is divided from it`
+  };
+}
+
 const strings = (xs: readonly unknown[]): string[] => [
   ...new Set(xs.filter((x): x is string => typeof x === "string" && x !== ""))
 ];

@@ -14,8 +14,18 @@ import {
 } from "../shared/build.ts";
 import {jsonSafe} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, PeerTool, Result} from "../shared/types.ts";
-import {commonSettings, conditionOf, conditionText, modelOf, serverVersions, type Condition} from "./condition.ts";
-import {VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat, type Flavor, type VllmLikeRun} from "./format.ts";
+import {
+  commonSettings,
+  conditionOf,
+  conditionText,
+  modelOf,
+  serverVersions,
+  sglangRetokenizedGap,
+  clientApiOf,
+  vllmMaybeChatRun,
+  type Condition
+} from "./condition.ts";
+import {VLLM_CHAT_TTFT_CAVEAT, type Flavor, type VllmLikeRun} from "./format.ts";
 import {readRuns, type ParsedRun} from "./runs.ts";
 
 function pointOf(run: VllmLikeRun): LoadPoint {
@@ -148,7 +158,10 @@ function placeRuns(flavor: Flavor, runs: readonly ParsedRun[]): Result<{points: 
   return errors.length ? {ok: false, errors} : {ok: true, value: {points: [...points.values()], repeats}};
 }
 
-/** The notes and warnings that concern the whole import: mixed conditions, empty answers, unjudged failures. */
+/**
+ * The notes and warnings that concern the whole import: mixed conditions, empty answers, SGLang token counts its
+ * own re-tokenization contradicts, unjudged failures.
+ */
 function importNotes(
   flavor: Flavor,
   runs: readonly ParsedRun[],
@@ -174,6 +187,13 @@ function importNotes(
       )}${empty.length > 5 ? ", …" : ""}): an empty output with no error is what ${label} counts as completed (TTFT 0 in its file), and the rows under its definition count them so; InferScope's definition treats an answer without any token as a failure (empty_output), so its own columns and the error-rate gate count them as failed`;
     notes.push(w);
     warnings.push(w);
+  }
+  for (const {raw, label: where} of runs) {
+    const gap = flavor === "sglang" ? sglangRetokenizedGap(raw) : null;
+    if (gap) {
+      notes.push(`${where}: ${gap.note}`);
+      warnings.push(`${where}: ${gap.note}`);
+    }
   }
   for (const {run, label: where} of runs) {
     const failed = failedOf(run);
@@ -224,6 +244,10 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
       notes.add(
         `${p.id}: the file sets no max_concurrency and an infinite request rate (every request sent at once): the load point is derived as concurrency = ${run.num_prompts != null ? "num_prompts" : "completed + failed"} (${p.value}), not declared by the file`
       );
+    if (p.mode !== "concurrency" && p.maxConcurrency !== null)
+      notes.add(
+        `${p.id}: ${p.value} req/s with at most ${p.maxConcurrency} requests in flight (max_concurrency): where the cap is reached it, not the rate, sets the achieved load`
+      );
     const repeat = repeats[k]!;
     const generation = generationOf(flavor, raw);
     const reqs = mapRequests(flavor, run, p, repeat, k);
@@ -268,11 +292,11 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
     notes.add("SGLang counts the requested output length as tokens when the server sends no usage");
   else if (generationOf(flavor, runs[0]!.raw) === "2024")
     notes.add("vLLM 2024 clients re-tokenize the generated text to count output tokens");
-  if (flavor === "vllm" && vllmMaybeChat(runs[0]!.raw)) notes.add(VLLM_CHAT_TTFT_CAVEAT);
+  if (flavor === "vllm" && vllmMaybeChatRun(runs[0]!.raw)) notes.add(VLLM_CHAT_TTFT_CAVEAT);
   const versionNotes: string[] = [];
   const engineVersion = engineVersionOf(runs, versionNotes);
   const serverInfo = runs.some((r) => "server_info" in r.raw);
-  const endpoints = new Set(runs.map(({run}) => endpointOf(run)));
+  const endpoints = new Set(runs.map(({run}) => endpointOf(flavor, run)));
   const extra = importNotes(flavor, runs, points, requests);
   return {
     ok: true,
@@ -287,7 +311,7 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
       loadPoints: points.map((p) => p.point),
       requests: numberRecords(requests),
       sources: numberRecords(sources),
-      workload: {endpoint: endpoints.size === 1 ? endpointOf(first) : undefined},
+      workload: {endpoint: endpoints.size === 1 ? endpointOf(flavor, first) : undefined},
       environment: {
         // the client's backend names an engine (vllm, tgi, lmdeploy, sglang…) or only an API dialect
         // (openai, openai-chat, sglang-oai): a dialect says nothing of the engine behind it; SGLang's
@@ -317,9 +341,11 @@ export function importVllmLike(flavor: Flavor, docs: readonly Doc[]): Result<Imp
   };
 }
 
-/** The endpoint a result was measured on, when its backend says (vLLM's completions backends). */
-const endpointOf = (run: VllmLikeRun): "completions" | undefined =>
-  run.endpoint_type === "openai" || run.backend === "vllm" ? "completions" : undefined;
+/** The endpoint a result was measured on, when its backend names an OpenAI client (condition.ts). */
+const endpointOf = (flavor: Flavor, run: VllmLikeRun): "completions" | "chat" | undefined => {
+  const api = clientApiOf(flavor, run);
+  return api === "other" ? undefined : api;
+};
 
 export const importVllm = (docs: readonly Doc[]): Result<ImportedRun> => importVllmLike("vllm", docs);
 

@@ -16,7 +16,8 @@ import {
 import {statRows, type ReportedStat} from "../shared/statRows.ts";
 import {parseStat} from "../shared/stats.ts";
 import {successes, sumOf} from "../shared/views.ts";
-import {statsOf, VLLM_CHAT_TTFT_CAVEAT, vllmMaybeChat, type Family, type Flavor} from "./format.ts";
+import {statsOf, VLLM_CHAT_TTFT_CAVEAT, type Family, type Flavor} from "./format.ts";
+import {outputKey, sglangRetokenizedGap, vllmMaybeChatRun, type RetokenizedGap} from "./condition.ts";
 import {completedByTool, recomputeVllmStat} from "./recompute.ts";
 
 export {recomputeVllmStat} from "./recompute.ts";
@@ -83,6 +84,8 @@ interface Run {
   duration: number | null;
   meanLatencyMs: number | null;
   sumOut: number | null;
+  /** SGLang's token total against its re-tokenized count, where they disagree (null otherwise). */
+  tokenGap: RetokenizedGap | null;
 }
 
 const NO_ARRAYS = "no per-request arrays in the file";
@@ -106,13 +109,17 @@ function withEmpty(c: Run, codes: ReasonCode[], why: string): {codes: ReasonCode
     : {codes: [...new Set<ReasonCode>([...codes, "definition"])], why: `${why}; definition: ${e}`};
 }
 
+/** The token-source doubt a row resting on SGLang's output-token count carries (none where the counts agree). */
+const tokenDoubt = (c: Run): {qualifiers?: {code: ReasonCode; note: string}[]} =>
+  c.tokenGap ? {qualifiers: [{code: "token_source", note: c.tokenGap.note}]} : {};
+
 /** Request and token counts: completed, Σ output and Σ input tokens, SGLang's re-tokenized count. */
 function countRows(c: Run): SourceComparisonRow[] {
   const {point, agg, ok, flavor} = c;
   const recount = (v: number | null): Recomputed => (c.haveRecords ? exact(v) : missing(NO_ARRAYS));
   const inTokens = ok.map((r) => r.in);
   const sumIn = inTokens.every((x) => x !== null) ? sumOf(inTokens as number[]) : null;
-  const outKey = "total_output_tokens" in agg ? "total_output_tokens" : "total_output";
+  const outKey = outputKey(agg);
   const inKey = "total_input_tokens" in agg ? "total_input_tokens" : "total_input";
   const rows = [
     finishRow({
@@ -156,7 +163,8 @@ function countRows(c: Run): SourceComparisonRow[] {
       reported: num(agg[outKey]),
       recomputed: recount(c.sumOut),
       canonical: null,
-      codes: []
+      codes: [],
+      ...tokenDoubt(c)
     }),
     finishRow({
       point,
@@ -169,20 +177,19 @@ function countRows(c: Run): SourceComparisonRow[] {
       codes: []
     })
   ];
-  const a = num(agg[outKey]);
-  const b = num(agg.total_output_retokenized);
-  if (flavor === "sglang" && b !== null && a !== null && Math.abs(a - b) > 0.02 * Math.max(a, b))
+  const gap = c.tokenGap;
+  if (gap)
     rows.push(
       finishRow({
         point,
-        metric: "total_output_retokenized",
-        definition: "Σ output tokens re-tokenized on the client",
+        metric: gap.key,
+        definition: "Σ output tokens re-tokenized on the client from the generated text",
         unit: "tokens",
-        reported: b,
-        recomputed: derived(a, "total_output"),
+        reported: gap.retokenized,
+        recomputed: derived(gap.total, gap.outKey),
         canonical: null,
         codes: ["token_source"],
-        why: "usage_source uncertain: SGLang's total_output differs from its re-tokenized count by more than 2 %"
+        ...tokenDoubt(c)
       })
     );
   return rows;
@@ -246,7 +253,8 @@ function windowRows(c: Run): SourceComparisonRow[] {
           : missing("no per-request output lengths"),
       canonical: canonicalRun(canonical, "output_throughput_tok_s"),
       codes: ["window"],
-      why
+      why,
+      ...tokenDoubt(c)
     })
   ];
   const good = goodputRow(c);
@@ -299,7 +307,8 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
     completed: num(agg.completed),
     duration: num(agg.duration),
     meanLatencyMs: num(stats.get("e2e")?.get("mean")?.value),
-    sumOut: outTokens.every((x) => x !== null) ? sumOf(outTokens as number[]) : null
+    sumOut: outTokens.every((x) => x !== null) ? sumOf(outTokens as number[]) : null,
+    tokenGap: flavor === "sglang" ? sglangRetokenizedGap(agg) : null
   };
   const rows = [...countRows(run), ...windowRows(run)];
   const allFailed = run.completed === 0;
@@ -313,7 +322,7 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
       stat: parseStat(label)!,
       reported: allFailed ? null : value
     }));
-    const roleChunk = family === "ttft" && flavor === "vllm" && vllmMaybeChat(agg);
+    const roleChunk = family === "ttft" && flavor === "vllm" && vllmMaybeChatRun(agg);
     appendAll(
       rows,
       statRows(reported, {
@@ -343,7 +352,7 @@ export const recomputeVllm = recomputeVllmStat;
 
 /** A chat result's role-chunk TTFT caveat, on every metric of ours that ends or starts at its first token. */
 export function vllmCaveats(aggregates: Record<string, unknown>): {metric: string; note: string}[] {
-  return vllmMaybeChat(aggregates)
+  return vllmMaybeChatRun(aggregates)
     ? ["ttft_ms", "ttft_content_ms", "prefill_tok_s"].map((metric) => ({metric, note: VLLM_CHAT_TTFT_CAVEAT}))
     : [];
 }
