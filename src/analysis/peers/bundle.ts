@@ -4,26 +4,8 @@ import {redactText, redactUrl, redactValue} from "../redact/value.ts";
 import {RunConfigSpec, type LoadMode, type RunConfig} from "../schema/config.ts";
 import type {Declared, Manifest} from "../schema/manifest.ts";
 import {SCHEMA_VERSION} from "../schema/versions.ts";
+import {redactedRun} from "./shared/redactRun.ts";
 import type {ImportedRun} from "./shared/types.ts";
-
-/**
- * What an importer wrote about the run (model, labels, notes, environment, workload), with every credential
- * redacted (redact/value.ts): the one pass the config and the manifest of every imported bundle go through.
- * Sources and requests are redacted where they are built (shared/build.ts).
- */
-export function redactedRun(run: ImportedRun): ImportedRun {
-  return {
-    ...run,
-    toolVersion: run.toolVersion === null ? null : redactText(run.toolVersion),
-    model: run.model === null ? null : redactText(run.model),
-    workload: redactValue(run.workload),
-    environment: redactValue(run.environment),
-    labels: redactValue(run.labels),
-    notes: redactValue(run.notes),
-    ...(run.warnings ? {warnings: redactValue(run.warnings)} : {}),
-    statusReason: run.statusReason === null ? null : redactText(run.statusReason)
-  };
-}
 
 /** The run configuration as far as the source tells it; everything else takes InferScope's defaults. */
 export function importedConfig(source: ImportedRun): {config: RunConfig; unknown: string[]} {

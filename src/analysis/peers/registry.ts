@@ -20,6 +20,7 @@ import {detectSglang, SGLANG_EXPECTED} from "./sglang/format.ts";
 import {importSglang} from "./sglang/import.ts";
 import {compareSglang} from "./sglang/parity.ts";
 import {parseDocs} from "./shared/parse.ts";
+import {redactedRun} from "./shared/redactRun.ts";
 import {describeShape} from "./shared/shape.ts";
 import {
   PEER_TOOLS,
@@ -169,7 +170,8 @@ export function importPeer(tool: PeerTool | "auto", files: readonly PeerFile[]):
   } else chosen = tool;
   try {
     const r = PEER_FORMATS[chosen].import(docs);
-    return r.ok && tool !== "auto" ? {ok: true, value: withShapeNote(r.value, docs)} : r;
+    if (!r.ok) return r;
+    return {ok: true, value: redactedRun(tool !== "auto" ? withShapeNote(r.value, docs) : r.value)};
   } catch (e) {
     // An importer that meets a shape it was not written for must not crash the command with a stack
     // trace: the user gets the files, the tool and where the importer stopped (and can report it).

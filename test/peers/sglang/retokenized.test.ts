@@ -75,4 +75,13 @@ describe("SGLang's re-tokenized output count (total_output_tokens_retokenized)",
     expect(row.reported).toBe(2356);
     expect(row.codes).toContain("token_source");
   });
+
+  it("a re-tokenized count that is a string or negative is refused with its path, like every other run number", async () => {
+    await expect(importLine({...REAL_LINE_1, total_output_tokens_retokenized: "2356"})).rejects.toThrow(
+      /\$\.total_output_tokens_retokenized: a number, got the string "2356"/
+    );
+    await expect(importLine({...REAL_LINE_1, total_output_tokens_retokenized: -1})).rejects.toThrow(
+      /\$\.total_output_tokens_retokenized: a non-negative number, got -1/
+    );
+  });
 });

@@ -41,6 +41,9 @@ export const RUN_NUMBERS = new Set([
   "total_input",
   "total_output",
   "total_output_retokenized",
+  "total_output_tokens_retokenized",
+  "total_input_tokens_retokenized",
+  "total_throughput_retokenized",
   "request_throughput",
   "request_goodput",
   "request_goodput:",
@@ -187,11 +190,6 @@ export function statsOf(run: Record<string, unknown>): Map<string, Map<string, {
  */
 export const VLLM_CHAT_TTFT_CAVEAT =
   "vLLM's chat client counts the first chunk with choices as the first token, a role-only chunk included (vLLM issue #15106): where the server sends the role chunk early, this TTFT — and ttft_ms recomputed from its per-request first-token times — ends before the first content token";
-
-/** Whether a vLLM result was measured on the chat endpoint (or may have been: unknown counts as chat). */
-export function vllmMaybeChat(aggregates: Record<string, unknown>): boolean {
-  return !(aggregates.endpoint_type === "openai" || aggregates.backend === "vllm");
-}
 
 /**
  * vLLM `bench serve --save-result` (formerly `benchmarks/benchmark_serving.py`): the 2024 schema
