@@ -1,5 +1,3 @@
-import {min} from "d3-array";
-
 import type {LoadPoint} from "../../schema/manifest.ts";
 import type {RequestRecord, SourceRecord} from "../../schema/records.ts";
 import {
@@ -9,7 +7,6 @@ import {
   numberRecords,
   requestCounts,
   requestRecord,
-  sToNs,
   sourceRecord
 } from "../shared/build.ts";
 import {jsonSafe} from "../shared/parse.ts";
@@ -27,6 +24,7 @@ import {
 } from "./condition.ts";
 import {VLLM_CHAT_TTFT_CAVEAT, type Flavor, type VllmLikeRun} from "./format.ts";
 import {readRuns, type ParsedRun} from "./runs.ts";
+import {requestTimes, runOrigin} from "./times.ts";
 
 function pointOf(run: VllmLikeRun): LoadPoint {
   const rate = typeof run.request_rate === "number" ? run.request_rate : Number(run.request_rate ?? "inf");
@@ -63,20 +61,18 @@ function mapRequests(
   const ttfts = run.ttfts;
   if (!ttfts) return [];
   const starts = run.start_times;
-  const t0 = starts && starts.length ? (min(starts) ?? 0) : 0;
+  const t0 = runOrigin(run);
   const out: RequestRecord[] = [];
   for (let i = 0; i < ttfts.length; i++) {
     const err = run.errors?.[i] ?? "";
-    const ttft = ttfts[i] ?? null;
-    const gaps = run.itls?.[i] ?? [];
+    const t = requestTimes(run, i, t0);
     // the tool's verdict is its error string: empty means its client saw HTTP 200 and the stream's end
     // (`success`), tokens or not; a token came when it set a first-token time or timed a gap after one
-    const failed = err !== "";
-    const ok = !failed && ttft !== null && (ttft > 0 || gaps.length > 0);
-    const disp = starts ? sToNs(starts[i]! - t0) : 0;
+    const failed = t.failed;
+    const ok = !failed && t.ttft !== null && (t.ttft > 0 || t.gaps.length > 0);
     // a client that keeps latencies (a patched vLLM) leaves a failed request's at its default 0: unknown
-    const unset = failed && run.latencies?.[i] === 0;
-    const latency = unset ? undefined : run.latencies?.[i];
+    const unset = t.latencyUnset;
+    const latency = t.latency;
     const outTokens = run.output_lens?.[i] ?? null;
     const nullReasons: Record<string, string> = {};
     if (unset) nullReasons.tEndNs = "a failed request's latency is 0 in the file, the client's default: unknown";
@@ -93,11 +89,11 @@ function mapRequests(
         repeat,
         index: i,
         timeBase: starts ? "run" : "request",
-        tDispNs: disp,
-        tEndNs: latency === undefined ? null : disp + sToNs(latency),
+        tDispNs: t.dispNs,
+        tEndNs: t.endNs,
         // an answer without any token and without an error is written as what it was (HTTP 200, no token
         // event, no error): InferScope's derivation judges it (empty_output); the tool counted it completed
-        events: ok ? chunkEvents(disp + sToNs(ttft), gaps.map(sToNs)) : [],
+        events: ok && t.firstNs !== null ? chunkEvents(t.firstNs, t.gapsNs) : [],
         eventCoverage: "token_chunks",
         httpStatus: failed ? null : 200,
         transportError: failed ? "other" : null,

@@ -1,13 +1,11 @@
-import {min} from "d3-array";
-
 import {appendAll} from "../../util/append.ts";
-import {sToNs} from "../shared/build.ts";
 import {shownValue} from "../shared/jsonScan.ts";
 import {requestTimeError} from "../shared/numeric.ts";
 import {jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, PeerError, Result} from "../shared/types.ts";
 import {modelOf} from "./condition.ts";
 import {ARRAYS, runValues, VllmLikeRun, vllmLikeShape, type Flavor, type RunValue} from "./format.ts";
+import {requestTimes, runOrigin} from "./times.ts";
 
 /** One validated result object and where it came from. */
 export interface ParsedRun extends Omit<RunValue, "value"> {
@@ -33,21 +31,21 @@ function alignErrors(run: VllmLikeRun, file: string, at: string): PeerError[] {
 }
 
 /**
- * Each request's times as vllm/import.ts puts them in its record (start, first token, last token = first + Σ
- * gaps, end), checked against the rule every importer's times obey (shared/numeric.ts requestTimeError): ns in
- * 0 … 2^53 − 1 and in order. A TTFT of null (Python's NaN) is refused: vLLM and SGLang write 0.0 for a request
- * without a first token, never NaN, and reading it as "no token" would turn an answer into an empty one.
+ * Each request's times as vllm/import.ts puts them in its record (vllm/times.ts), checked against the rule every
+ * importer's times obey (shared/numeric.ts requestTimeError): ns in 0 … 2^53 − 1 and in order. A TTFT of null
+ * (Python's NaN) is refused: vLLM and SGLang write 0.0 for a request without a first token, never NaN, and
+ * reading it as "no token" would turn an answer into an empty one.
  */
 function timeErrors(run: VllmLikeRun, file: string, at: string): PeerError[] {
   const ttfts = run.ttfts;
   if (!ttfts) return [];
   const errors: PeerError[] = [];
   const starts = run.start_times;
-  const t0 = starts && starts.length ? (min(starts) ?? 0) : 0;
   const origin = starts ? "the run's first request" : "the request's start";
+  const t0 = runOrigin(run);
   for (let i = 0; i < ttfts.length; i++) {
-    const ttft = ttfts[i] ?? null;
-    if (ttft === null) {
+    const t = requestTimes(run, i, t0);
+    if (t.ttft === null || t.firstNs === null || t.lastNs === null) {
       errors.push({
         file,
         path: `${at}.ttfts[${i}]`,
@@ -55,34 +53,29 @@ function timeErrors(run: VllmLikeRun, file: string, at: string): PeerError[] {
       });
       continue;
     }
-    const failed = (run.errors?.[i] ?? "") !== "";
-    const gaps = run.itls?.[i] ?? [];
-    const disp = starts ? sToNs(starts[i]! - t0) : 0;
-    // import.ts: a failed request's latency of 0 is the client's default, kept as unknown
-    const latency = failed && run.latencies?.[i] === 0 ? undefined : run.latencies?.[i];
-    const first = disp + sToNs(ttft);
-    const withGaps = !failed && gaps.length > 0;
+    // import.ts builds token events from the gaps of a request that did not fail
+    const withGaps = !t.failed && t.gaps.length > 0;
     // a gap too long for a record, named at its own place rather than at the sum it spoils
-    const k = withGaps ? gaps.findIndex((g) => !Number.isSafeInteger(sToNs(g))) : -1;
+    const k = withGaps ? t.gapsNs.findIndex((g) => !Number.isSafeInteger(g)) : -1;
     const gap =
       k < 0
         ? null
-        : {path: `${at}.itls[${i}][${k}]`, what: "an inter-token latency", value: gaps[k]!, ns: sToNs(gaps[k]!)};
+        : {path: `${at}.itls[${i}][${k}]`, what: "an inter-token latency", value: t.gaps[k]!, ns: t.gapsNs[k]!};
     const e = requestTimeError(file, "s", origin, [
       gap,
-      starts ? {path: `${at}.start_times[${i}]`, what: "a start time", value: starts[i]!, ns: disp} : null,
-      {path: `${at}.ttfts[${i}]`, what: "a time to first token", value: ttft, ns: first},
+      starts ? {path: `${at}.start_times[${i}]`, what: "a start time", value: starts[i]!, ns: t.dispNs} : null,
+      {path: `${at}.ttfts[${i}]`, what: "a time to first token", value: t.ttft, ns: t.firstNs},
       withGaps
         ? {
             path: `${at}.itls[${i}]`,
             what: "the last token (ttft + Σ itls)",
-            value: gaps.reduce((t, g) => t + g, ttft),
-            ns: gaps.reduce((t, g) => t + sToNs(g), first)
+            value: t.gaps.reduce((s, g) => s + g, t.ttft),
+            ns: t.lastNs
           }
         : null,
-      latency === undefined
+      t.latency === undefined || t.endNs === null
         ? null
-        : {path: `${at}.latencies[${i}]`, what: "an end-to-end latency", value: latency, ns: disp + sToNs(latency)}
+        : {path: `${at}.latencies[${i}]`, what: "an end-to-end latency", value: t.latency, ns: t.endNs}
     ]);
     if (e) errors.push(e);
   }
