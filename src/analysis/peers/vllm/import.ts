@@ -23,6 +23,7 @@ import {
   type Condition
 } from "./condition.ts";
 import {VLLM_CHAT_TTFT_CAVEAT, type Flavor, type VllmLikeRun} from "./format.ts";
+import {selfContradictions} from "./consistency.ts";
 import {readRuns, type ParsedRun} from "./runs.ts";
 import {requestTimes, runOrigin} from "./times.ts";
 
@@ -191,6 +192,12 @@ function importNotes(
       warnings.push(`${where}: ${gap.note}`);
     }
   }
+  for (const {run, raw, label: where} of runs)
+    for (const c of selfContradictions(run, raw)) {
+      const w = `${where}: the file contradicts itself: ${c}. Its numbers are imported as written; none of them can be trusted until the file is explained`;
+      notes.push(w);
+      warnings.push(w);
+    }
   for (const {run, label: where} of runs) {
     const failed = failedOf(run);
     // warned where requests are known to have failed, or none completed (an unknown count alone is G3's to say)

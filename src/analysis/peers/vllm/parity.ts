@@ -320,7 +320,9 @@ export function compareVllmLike(input: ComparisonInput): SourceComparisonRow[] {
       metric: key,
       label,
       stat: parseStat(label)!,
-      reported: allFailed ? null : value
+      // vLLM and SGLang write 0 for a statistic of no requests: not a measurement. Any other value beside
+      // completed 0 is kept as written (the import warns that the file contradicts itself)
+      reported: allFailed && value === 0 ? null : value
     }));
     const roleChunk = family === "ttft" && flavor === "vllm" && vllmMaybeChatRun(agg);
     appendAll(
