@@ -41,8 +41,8 @@ export function nameWords(name: string): string[] {
 
 /** Whether a flag or variable name (with or without leading dashes) names a credential. */
 export function isCredentialName(name: string): boolean {
-  const w = nameWords(name);
-  return w.some((x) => CREDENTIAL_WORDS.has(x)) || w.join("") === "apikey";
+  // `apikey` is a word of its own in the set; camelCase (`apiKey`) and separators (`api-key`) split into words
+  return nameWords(name).some((x) => CREDENTIAL_WORDS.has(x));
 }
 
 const FLAG_EQ = /^(--?[A-Za-z0-9][A-Za-z0-9_.-]*)=(.*)$/s;

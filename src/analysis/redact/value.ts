@@ -73,10 +73,28 @@ export function redactText(text: string): string {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Whether a credential-named key's value is the credential itself (text, or a list of texts). */
-const secretValue = (v: unknown): boolean =>
-  (typeof v === "string" && v !== "" && v !== ARG_REDACTION) ||
-  (Array.isArray(v) && v.some((x) => x !== ARG_REDACTION) && v.every((x) => typeof x === "string"));
+/** Whether a value under a credential-named key is the credential itself: text that is not empty nor already marked. */
+const secretText = (v: unknown): v is string => typeof v === "string" && v !== "" && v !== ARG_REDACTION;
+
+/**
+ * The value under a credential-named key: its text (or each text of a list, other entries redacted as usual)
+ * replaced by the mark; an object under such a key (`auth: {type, token}`) is read key by key like any other.
+ */
+function redactCredential(v: unknown): unknown {
+  if (secretText(v)) return ARG_REDACTION;
+  return Array.isArray(v) ? mapArray(v, (x) => (secretText(x) ? ARG_REDACTION : redactAny(x))) : redactAny(v);
+}
+
+/** Each entry mapped; the same array where no entry changed. */
+function mapArray(v: readonly unknown[], f: (x: unknown) => unknown): readonly unknown[] {
+  let changed = false;
+  const out = v.map((x) => {
+    const r = f(x);
+    if (r !== x) changed = true;
+    return r;
+  });
+  return changed ? out : v;
+}
 
 /**
  * A JSON-like value (objects, arrays, strings, numbers, bigints, booleans, null) with every credential
@@ -90,24 +108,11 @@ export function redactValue<T>(value: T): T {
 
 function redactAny(v: unknown): unknown {
   if (typeof v === "string") return redactText(v);
-  if (Array.isArray(v)) {
-    let changed = false;
-    const out = v.map((x) => {
-      const r = redactAny(x);
-      if (r !== x) changed = true;
-      return r;
-    });
-    return changed ? out : v;
-  }
+  if (Array.isArray(v)) return mapArray(v, redactAny);
   if (isPlainObject(v)) {
     let changed = false;
     const entries = Object.entries(v).map(([k, x]): [string, unknown] => {
-      const r =
-        isCredentialKey(k) && secretValue(x)
-          ? Array.isArray(x)
-            ? x.map(() => ARG_REDACTION)
-            : ARG_REDACTION
-          : redactAny(x);
+      const r = isCredentialKey(k) ? redactCredential(x) : redactAny(x);
       if (r !== x) changed = true;
       return [k, r];
     });
