@@ -15,11 +15,15 @@ export function hardwareLabel(manifest: Manifest | null): string {
   const env = manifest?.environment;
   if (!env) return "unknown hardware";
   const gpus = env.gpu.devices;
-  if (gpus.length > 0) {
+  const declared = declaredOf(manifest)?.hardware;
+  // an import names the GPUs its source saw (AIPerf's DCGM telemetry lists a node's every GPU): a count only
+  // where the source states how many served
+  const counted = manifest?.provenance.kind !== "imported" || env.server.gpus != null;
+  if (gpus.length > 0 && (counted || !declared)) {
     const names = [...new Set(gpus.map((g) => g.name))];
+    if (!counted) return `${names.join(" + ")} (named by the source; how many served: unknown)`;
     return names.length === 1 ? `${gpus.length}× ${names[0]}` : names.join(" + ");
   }
-  const declared = declaredOf(manifest)?.hardware;
   if (declared) return `${declared.gpu_count}× ${declared.gpu_model} (declared)`;
   const cpu = env.host.cpuModel;
   return cpu ? `CPU: ${cpu}${env.host.cpuCount ? ` (${env.host.cpuCount} threads)` : ""}` : "unknown hardware";
@@ -40,8 +44,11 @@ export function bundleMeta(
   const endpoint = config?.target.endpoint ?? null;
   const declared = declaredOf(manifest);
   const engine = manifest?.environment.server.engine ?? config?.target.engine ?? null;
+  const imported = manifest?.provenance.kind === "imported";
   const gpus =
-    manifest?.environment.server.gpus ?? config?.target.gpus ?? (manifest?.environment.gpu.devices.length || null);
+    manifest?.environment.server.gpus ??
+    config?.target.gpus ??
+    (imported ? null : manifest?.environment.gpu.devices.length || null);
   const hardware = hardwareLabel(manifest);
   const declaredFields = [
     ...(hardware.endsWith("(declared)") ? ["hardware"] : []),

@@ -77,14 +77,18 @@ export function measuredHost(manifest: Manifest | null, config: RunConfig | null
       ? known(config.hardware.gpu_count, "run config hardware.gpu_count")
       : env?.server.gpus != null
         ? known(env.server.gpus, "run config target.gpus")
-        : gpus.length > 0
+        : gpus.length > 0 && !imported
           ? known(gpus.length, "GPUs the fingerprint listed")
           : declared !== undefined
             ? known(declared.gpu_count, "declared by the importer (--hardware gpu_count)")
             : kind === "cpu"
               ? known(1, "CPU host: one host, priced per host-hour")
               : unknown(
-                  imported ? "an import that declares no hardware (inferscope import --hardware)" : "no fingerprint"
+                  !imported
+                    ? "no fingerprint"
+                    : gpus.length > 0
+                      ? "the import names the GPUs its source saw, not how many served the model (inferscope import --hardware gpu_model=…,gpu_count=N)"
+                      : "an import that declares no hardware (inferscope import --hardware)"
                 );
   return {
     kind,

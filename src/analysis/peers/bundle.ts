@@ -145,6 +145,12 @@ export interface ManifestInputs {
   measureVersion?: string;
 }
 
+const alnum = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** A GPU name and a declared model that name one card: one contains the other, ignoring case and punctuation. */
+const sameModel = (named: string, declared: string): boolean =>
+  alnum(declared) !== "" && (alnum(named).includes(alnum(declared)) || alnum(declared).includes(alnum(named)));
+
 /**
  * Where a declaration contradicts what the files state (the files win: a declaration only fills what they
  * leave unknown); [] when it does not.
@@ -152,8 +158,11 @@ export interface ManifestInputs {
 export function declarationConflicts(run: ImportedRun, d: Declared): string[] {
   const out: string[] = [];
   const names = run.environment.gpuNames ?? [];
-  if (d.hardware && names.length > 0)
-    out.push(`--hardware: the files already state ${names.length}× ${[...new Set(names)].join(" + ")}`);
+  const distinct = [...new Set(names)];
+  if (d.hardware && names.length > 0 && run.environment.gpus !== undefined)
+    out.push(`--hardware: the files already state ${names.length}× ${distinct.join(" + ")}`);
+  else if (d.hardware && names.length > 0 && !distinct.some((n) => sameModel(n, d.hardware!.gpu_model)))
+    out.push(`--hardware gpu_model=${d.hardware.gpu_model}: the files name only ${distinct.join(" + ")}`);
   if (d.hardware && run.environment.gpus !== undefined && run.environment.gpus !== d.hardware.gpu_count)
     out.push(`--hardware gpu_count=${d.hardware.gpu_count}: the files state ${run.environment.gpus} GPUs`);
   if (d.engine && run.environment.engine && run.environment.engine !== d.engine.name)
@@ -200,7 +209,7 @@ export function importedManifest(source: ImportedRun, m: ManifestInputs): Omit<M
         devices: (run.environment.gpuNames ?? []).map((name, index) => ({
           index,
           name,
-          uuid: null,
+          uuid: run.environment.gpuUuids?.[index] ?? null,
           memoryTotalMiB: null,
           powerLimitW: null,
           computeCapability: null

@@ -154,6 +154,19 @@ export const zhHardwareReasons: readonly Phrase[] = [
   {en: "gpu telemetry off in the config", zh: "配置中关闭了 GPU 遥测"},
   {en: "CPU: {cpu} ({n} threads)", zh: "CPU：{cpu}（{n} 线程）"},
   {en: "unknown hardware", zh: "未知硬件"},
+  {en: "{n}× {gpu...} (declared)", zh: "{n}× {gpu}（声明）"},
+  {
+    en: "{gpus...} (named by the source; how many served: unknown)",
+    zh: "{gpus}（来源列出的 GPU；实际服务模型的数量未知）"
+  },
+  {
+    en: "the import names the GPUs its source saw, not how many served the model (inferscope import --hardware gpu_model=…,gpu_count=N)",
+    zh: "导入只列出来源看到的 GPU，未说明其中多少块服务了模型（inferscope import --hardware gpu_model=…,gpu_count=N）"
+  },
+  {
+    en: "an import that declares no hardware (inferscope import --hardware)",
+    zh: "导入未声明硬件（inferscope import --hardware）"
+  },
   {en: "not recorded by {tool}", zh: "{tool} 未记录"},
   {en: "start time not recorded: the source's end time is used", zh: "未记录开始时间：使用来源的结束时间"}
 ];

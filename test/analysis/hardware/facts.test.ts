@@ -88,6 +88,21 @@ describe("measuredHost: what the fingerprint says, and what an import may claim"
     const dec = measuredHost(manifest(SYNTH_ENVIRONMENT, imported({gpu_model: "Card80", gpu_count: 8})), null, DATA);
     expect([dec.kind, dec.card, dec.gpuCount.value]).toEqual(["declared", "card80", 8]);
   });
+  it("an import that names GPUs (AIPerf's telemetry) but not how many served: card known, count unknown", () => {
+    const named = gpuEnv([gpu(0, "NVIDIA Card80", null), gpu(1, "NVIDIA Card80", null)]);
+    const h = measuredHost(manifest(named, imported()), null, DATA);
+    expect([h.kind, h.card, h.gpuCount.value]).toEqual(["gpu", "card80", null]);
+    expect(h.gpuCount.reason).toMatch(/names the GPUs its source saw, not how many served/);
+    const dec = measuredHost(manifest(named, imported({gpu_model: "Card80", gpu_count: 1})), null, DATA);
+    expect([dec.card, dec.gpuCount.value, dec.gpuCount.from]).toEqual([
+      "card80",
+      1,
+      "declared by the importer (--hardware gpu_count)"
+    ]);
+    // a source that states its serving GPUs (llm-d, InferScope v1) keeps its count
+    const stated = measuredHost(manifest(gpuEnv([gpu(0, "NVIDIA Card80", null)], 1), imported()), null, DATA);
+    expect(stated.gpuCount.value).toBe(1);
+  });
   it("a CPU host is one host, priced per host-hour; no manifest is unknown", () => {
     const cpu = measuredHost(manifest(SYNTH_ENVIRONMENT), null, DATA);
     expect([cpu.kind, cpu.gpuCount.value, cpu.card]).toEqual(["cpu", 1, null]);

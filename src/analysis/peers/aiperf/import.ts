@@ -30,6 +30,7 @@ import {
   tagNs,
   tagNum
 } from "./format.ts";
+import {telemetryEnvironment} from "./telemetry.ts";
 
 /** The profiling phase of a newer `input_config` (`phases[]`), or the older `loadgen` section. */
 function loadgenOf(agg: unknown): Record<string, unknown> {
@@ -349,7 +350,7 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
         endpoint: ep.type === "chat" ? "chat" : ep.type === "completions" ? "completions" : undefined,
         maxTokens: typeof prompt.mean === "number" ? prompt.mean : undefined
       },
-      environment: {extra: {}},
+      environment: telemetryEnvironment(agg, notes),
       labels: {imported_from: "aiperf"},
       notes: [
         ...notes,

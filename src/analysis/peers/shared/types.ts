@@ -71,8 +71,12 @@ export interface ImportedWorkload {
 export interface ImportedEnvironment {
   engine?: string;
   engineVersion?: string;
+  /** GPUs that served the model, where the source states it */
   gpus?: number;
+  /** GPUs the source names (its fingerprint or telemetry): not a count of serving GPUs unless `gpus` says so */
   gpuNames?: string[];
+  /** their UUIDs, index-aligned with gpuNames (null where not named) */
+  gpuUuids?: (string | null)[];
   platform?: string;
   extra: Record<string, unknown>;
 }
