@@ -1,5 +1,6 @@
 import {formatIssue, HEADLINE_METRICS, isSummary, type MetricValue, type Report} from "../../src/analysis/index.ts";
 import {appendAll} from "../../src/analysis/util/append.ts";
+import {sourceLines} from "./sourceView.ts";
 
 const fmt = (x: number | null | undefined, digits = 1): string =>
   x === null || x === undefined || !Number.isFinite(x) ? "—" : x.toFixed(digits);
@@ -99,6 +100,7 @@ export function summaryLines(report: Report): string[] {
     appendAll(lines, workloadLines(p));
   }
   appendAll(lines, suiteLines(report));
+  appendAll(lines, sourceLines(report));
   const shown = report.issues.filter((i) => i.severity !== "info").slice(0, 20);
   if (shown.length) {
     lines.push("issues:");
