@@ -259,6 +259,82 @@ describe("G5 achieved load, open loop", () => {
   });
 });
 
+describe("G5 achieved load: traces, lone shards and too few requests", () => {
+  it("a trace has no target rate: its schedule is what the timestamps give at the declared speed", async () => {
+    // 19 gaps of 100 ms: 19 / 1.9 s = 10.00 req/s, dispatched on time
+    const r = await analyzeSpec(cleanRun(openLoop("trace-2", every(20, 100)), {points: [point("trace", 2)]}));
+    expect(gateOf(r, "G5").status).toBe("pass");
+    expect(gateOf(r, "G5").reason).toBe(
+      "r0: trace at 2× speed: scheduled 10.00 req/s; dispatched 10.00 req/s (100.0 % of scheduled)"
+    );
+  });
+
+  it("a trace dispatched too slowly fails: each send 10 ms later than the one before", async () => {
+    // dispatches 110 ms apart: (20 − 1) / 2.09 s = 9.09 req/s, 90.9 % of the 10.00 scheduled < 95 %
+    const r = await analyzeSpec(
+      cleanRun(openLoop("trace-2", every(20, 100), {lag: (i) => i * 10, durMs: 400}), {points: [point("trace", 2)]})
+    );
+    expect(gateOf(r, "G5").status).toBe("fail");
+    expect(gateOf(r, "G5").reason).toBe(
+      "r0: trace at 2× speed: scheduled 10.00 req/s; dispatched 9.09 req/s (90.9 % of scheduled)"
+    );
+  });
+
+  it("a trace whose timestamps are all equal has no rate to measure", async () => {
+    const r = await analyzeSpec(cleanRun(openLoop("trace-1", every(5, 0)), {points: [point("trace", 1)]}));
+    expect(gateOf(r, "G5").status).toBe("not_evaluable");
+    expect(gateOf(r, "G5").reason).toBe("r0: too few requests to measure a rate");
+  });
+
+  it("one open-loop request has no gap, so no rate", async () => {
+    const r = await analyzeSpec(cleanRun(openLoop("rate-10", [0]), {points: [point("rate", 10)]}));
+    expect(gateOf(r, "G5").status).toBe("not_evaluable");
+    expect(gateOf(r, "G5").reason).toBe("r0: too few requests to measure a rate");
+  });
+
+  const shardOf = (index: number, count: number): Partial<Manifest> => ({
+    shard: {
+      index,
+      count,
+      planSha256: "a".repeat(64),
+      startAt: null,
+      startLateNs: null,
+      timeSync: {source: null, synchronized: null, offsetMs: null, raw: null, reason: "none answered"}
+    }
+  });
+
+  it("a lone shard of an open-loop point states its rate and leaves the shape to the merged bundle", async () => {
+    // shard 1 of 4 of a 10 req/s constant rate: every 4th arrival, 400 ms apart = 2.50 req/s. Judged against
+    // the point's 10 req/s it would be 75 % off; a shard's rate is its share, so it passes
+    const r = await analyzeSpec(
+      cleanRun(openLoop("rate-10", every(20, 400)), {points: [point("rate", 10)], manifest: shardOf(1, 4)})
+    );
+    expect(gateOf(r, "G5").status).toBe("pass");
+    expect(gateOf(r, "G5").reason).toBe(
+      "r0: shard 1 of 4: every 4th arrival of the experiment's schedule, whose shape is judged on the merged bundle: scheduled 2.50 req/s; dispatched 2.50 req/s (100.0 % of scheduled)"
+    );
+  });
+
+  it("a lone shard still fails when its client dispatched below 95 % of its own schedule", async () => {
+    // dispatches 440 ms apart: 19 / 8.36 s = 2.27 req/s, 90.9 % of 2.50
+    const r = await analyzeSpec(
+      cleanRun(openLoop("rate-10", every(20, 400), {lag: (i) => i * 40, durMs: 1200}), {
+        points: [point("rate", 10)],
+        manifest: shardOf(1, 4)
+      })
+    );
+    expect(gateOf(r, "G5").status).toBe("fail");
+    expect(gateOf(r, "G5").reason).toMatch(/scheduled 2\.50 req\/s; dispatched 2\.27 req\/s \(90\.9 % of scheduled\)$/);
+  });
+
+  it("a lone shard whose arrivals share one instant has no rate to measure", async () => {
+    const r = await analyzeSpec(
+      cleanRun(openLoop("rate-10", every(4, 0)), {points: [point("rate", 10)], manifest: shardOf(0, 2)})
+    );
+    expect(gateOf(r, "G5").status).toBe("not_evaluable");
+  });
+});
+
 describe("G7 latency from the schedule", () => {
   it("passes a closed loop: the schedule is the moment a slot freed", async () => {
     const r = await analyzeSpec(cleanRun(lane("r", 20)));

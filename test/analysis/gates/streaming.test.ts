@@ -10,6 +10,7 @@ import {
   failedRequest,
   gateOf,
   lane,
+  loopSamples,
   metricOf,
   MS,
   request,
@@ -144,6 +145,41 @@ describe("G16 real streaming", () => {
     const r = await analyzeSpec(cleanRun(requests, {manifest: IMPORTED}));
     expect(gateOf(r, "G16").status).toBe("not_evaluable");
     expect(gateOf(r, "G16").reason).toBe("imported: the source records only the first and last token times");
+  });
+});
+
+describe("G16 bursts the client explains", () => {
+  /** r`i`: 10 one-token events 40 µs apart from 5 ms after its send (one burst; last token at +5.36 ms). */
+  const burst = (id: string) => (s: number) =>
+    request(id, s, [...tokenEvents(10, s + 5, 0.04), ev(s + 6, "finish"), ev(s + 7, "done")], {endMs: s + 100});
+  /** Event-loop samples 0 … 2.1 s with stalls [end ms, length ms]. */
+  const loop = (stalls: [number, number][]) => loopSamples(0, 2100, {stalls});
+
+  it("a burst that came as the event loop resumed from a ≥ 5 ms stall is the client's: info, not a warning", async () => {
+    // r5 is sent at 500 ms; its burst ends at 505.36 ms; a 6 ms stall ended at 506 ms (0.64 ms later, ≤ 2 ms)
+    const r = await analyzeSpec(replace(5, burst("r5"), {client: loop([[506, 6]])}));
+    expect(gateOf(r, "G16").status).toBe("info");
+    expect(gateOf(r, "G16").reason).toBe(
+      "1 responses delivered ≥ 10 tokens in ≤ 2 events or in one burst, each as the client's event loop resumed from a stall: the client's, see G6"
+    );
+  });
+
+  it("a stall shorter than 5 ms, or one that ended more than 2 ms from the burst, explains nothing", async () => {
+    const short = await analyzeSpec(replace(5, burst("r5"), {client: loop([[506, 4]])}));
+    expect(gateOf(short, "G16").status).toBe("warn");
+    const far = await analyzeSpec(replace(5, burst("r5"), {client: loop([[508, 6]])}));
+    expect(gateOf(far, "G16").status).toBe("warn");
+  });
+
+  it("of two bursts one explained: the server's warns, the count of explained ones said", async () => {
+    const requests = lane("r", 20);
+    requests[5] = {...burst("r5")(500), index: 5};
+    requests[9] = {...burst("r9")(900), index: 9};
+    const r = await analyzeSpec(cleanRun(requests, {client: loop([[906, 6]])}));
+    expect(gateOf(r, "G16").status).toBe("warn");
+    expect(gateOf(r, "G16").reason).toBe(
+      "2 responses delivered ≥ 10 tokens in ≤ 2 events or in one burst (1 of them as the client resumed from a stall)"
+    );
   });
 });
 
@@ -312,6 +348,22 @@ describe("G29 streams closed", () => {
     );
     expect(r.load_points[0]!.n_success).toBe(20);
     expect(r.verdict).toBe("INCONCLUSIVE");
+  });
+
+  it("states the longest of several hangs and the first hung stream, whichever order they come in", async () => {
+    // r18's terminal marker is at 1851 ms, r19's at 1951 ms; both closed by the client
+    for (const [a, b] of [
+      [12_000, 11_000],
+      [11_000, 12_000]
+    ] as const) {
+      const requests = lane("r", 20);
+      requests[18] = {...requests[18]!, tEndNs: Math.round((1851 + a) * MS), transportError: "close_timeout"};
+      requests[19] = {...requests[19]!, tEndNs: Math.round((1951 + b) * MS), transportError: "close_timeout"};
+      const r = await analyzeSpec(cleanRun(requests));
+      expect(gateOf(r, "G29").reason).toBe(
+        "2/20 successful streams stayed open after their terminal marker until the client closed them (longest 12.0 s, e.g. r18); they count as successes ending at their last event"
+      );
+    }
   });
 
   it("passes a stream that ended exactly close_ms (10 s) after its terminal marker", async () => {
