@@ -30,6 +30,7 @@ import {
   tagNs,
   tagNum
 } from "./format.ts";
+import {aggregateWarnings} from "./consistency.ts";
 import {telemetryEnvironment} from "./telemetry.ts";
 
 /** The profiling phase of a newer `input_config` (`phases[]`), or the older `loadgen` section. */
@@ -282,6 +283,9 @@ const recordErrors = (records: Inputs["records"], origin: bigint, openLoop: bool
     .map(({line, rec}) => recordError(records!.file, line, rec, {origin, openLoop, start: startOf(rec)!}))
     .filter((e) => e !== null);
 
+const inferredNote = (n: number): string =>
+  `chunk channels are not recorded: in ${n} requests with one token per chunk the first reasoning_token_count chunks are taken as reasoning (reasoning streams before content)`;
+
 /** Maps AIPerf's records and aggregates to one imported run (one load point: AIPerf profiles one). */
 export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
   const read = readAiperf(docs);
@@ -297,10 +301,9 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
     mapRecord(rec, i, origin, point.id, openLoop, counts)
   );
   appendAll(notes, recordNotes(records?.lines.map((l) => l.rec) ?? [], requests));
-  if (counts.inferred > 0)
-    notes.push(
-      `chunk channels are not recorded: in ${counts.inferred} requests with one token per chunk the first reasoning_token_count chunks are taken as reasoning (reasoning streams before content)`
-    );
+  if (counts.inferred > 0) notes.push(inferredNote(counts.inferred));
+  const warnings = aggregateWarnings(aggregate);
+  appendAll(notes, warnings);
   const agg = aggregate?.value;
   const schema = isObject(agg) && typeof agg.schema_version === "string" ? agg.schema_version : null;
   const aiperfVersion = isObject(agg) && typeof agg.aiperf_version === "string" ? agg.aiperf_version : null;
@@ -359,7 +362,8 @@ export function importAiperf(docs: readonly Doc[]): Result<ImportedRun> {
           : [])
       ],
       status: isObject(agg) && agg.was_cancelled === true ? "interrupted" : "complete",
-      statusReason: isObject(agg) && agg.was_cancelled === true ? "the AIPerf run was cancelled" : null
+      statusReason: isObject(agg) && agg.was_cancelled === true ? "the AIPerf run was cancelled" : null,
+      ...(warnings.length ? {warnings} : {})
     }
   };
 }

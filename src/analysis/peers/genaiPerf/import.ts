@@ -2,6 +2,7 @@ import type {LoadPoint} from "../../schema/manifest.ts";
 import type {RequestRecord} from "../../schema/records.ts";
 import {appendAll} from "../../util/append.ts";
 import {loadPoint, numberRecords, requestRecord, sourceRecord} from "../shared/build.ts";
+import {latencyOrderContradictions} from "../shared/latencyOrder.ts";
 import {minBig, requestTimeError} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
@@ -153,6 +154,28 @@ function importNotes(nonStreaming: number, total: number): string[] {
   ];
 }
 
+/** The API of a GenAI-Perf endpoint path (`v1/chat/completions`, `v1/completions`), else unknown. */
+const endpointOf = (path: string | undefined): "chat" | "completions" | undefined =>
+  path?.includes("chat") ? "chat" : path?.includes("completions") ? "completions" : undefined;
+
+/** [within, whole]: per request, each first metric is part of the second. */
+const ORDER = [
+  ["time_to_first_token", "request_latency"],
+  ["time_to_second_token", "request_latency"],
+  ["inter_token_latency", "request_latency"]
+] as const;
+
+/** A summary that contradicts itself (shared/latencyOrder.ts), as warnings; its numbers stay as written. */
+function summaryWarnings(file: string | null, summary: Record<string, unknown> | null): string[] {
+  if (summary === null) return [];
+  const blocks = Object.fromEntries(
+    Object.entries(summary).filter((e): e is [string, Record<string, unknown>] => isObject(e[1]))
+  );
+  return latencyOrderContradictions(blocks, ORDER).map(
+    (c) => `${file ?? "summary"}: the file contradicts itself: ${c}; its numbers are imported as written`
+  );
+}
+
 /**
  * Each request's times as its record holds them (sent, then every response in order), checked by the rule every
  * importer's times obey (shared/numeric.ts).
@@ -224,6 +247,8 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
   const lp = [...points.values()];
   const cfg = isObject(summary?.input_config) ? summary.input_config : {};
   const notes = importNotes(nonStreaming, requests.length);
+  const warnings = summaryWarnings(read.value.summaryName, summary);
+  appendAll(notes, warnings);
   // a summary without its export: the load its input_config states
   if (lp.length === 0) lp.push(summaryPoint(cfg, notes));
   model ??= statedModel(cfg);
@@ -257,17 +282,14 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
       requests: numberRecords(requests),
       sources: numberRecords(sources),
       workload: {
-        endpoint: exp?.endpoint?.includes("chat")
-          ? "chat"
-          : exp?.endpoint?.includes("completions")
-            ? "completions"
-            : undefined,
+        endpoint: endpointOf(exp?.endpoint),
         ignoreEos,
         maxTokens: maxTokensAll
       },
       environment: {extra: exp?.service_kind ? {service_kind: exp.service_kind} : {}},
       labels: {imported_from: "genai-perf"},
       notes,
+      ...(warnings.length ? {warnings} : {}),
       status: "complete",
       statusReason: null
     }
