@@ -186,10 +186,8 @@ export function recordError(
   const icl = tag(m, "icl");
   const gaps = ttft !== null && icl && Array.isArray(icl.value) ? (icl.value as number[]) : null;
   const latency = ttft !== null && gaps === null ? tagNs(m, "request_latency") : null;
-  return requestTimeError(file, "ns", "the earliest request start in the file", [
-    at.openLoop ? meta("credit_issued_ns", "a credit issue time", md.credit_issued_ns) : null,
-    {path: `${where}${at.start.key}`, what: "a request start", value: at.start.value, ns: disp},
-    meta("request_ack_ns", "a request acknowledgement", md.request_ack_ns),
+  const start = {path: `${where}${at.start.key}`, what: "a request start", value: at.start.value, ns: disp};
+  const received = [
     ttft === null ? null : metric("ttft", "a time to first token", disp + ttft, tag(m, "ttft")!.value),
     gaps === null
       ? null
@@ -202,7 +200,23 @@ export function recordError(
     latency !== null && latency > ttft!
       ? metric("request_latency", "a request latency", disp + latency, tag(m, "request_latency")!.value)
       : null
-  ]);
+  ];
+  const origin = "the earliest request start in the file";
+  return (
+    requestTimeError(file, "ns", origin, [
+      at.openLoop ? meta("credit_issued_ns", "a credit issue time", md.credit_issued_ns) : null,
+      start,
+      meta("request_ack_ns", "a request acknowledgement", md.request_ack_ns),
+      ...received
+    ]) ??
+    // the request's end (the stream's close, or its error's time) comes after its start and after every response
+    // it received; an acknowledgement is not ordered against it (a request cancelled early may carry one)
+    requestTimeError(file, "ns", origin, [
+      start,
+      ...received,
+      meta("request_end_ns", "a request end", md.request_end_ns)
+    ])
+  );
 }
 
 /** The statistics of an aggregate's metric object: avg, min, max, std, count and the percentiles. */

@@ -230,6 +230,8 @@ function mapRecord(
     tSchedNs: openLoop ? rel(md.credit_issued_ns) : null,
     tDispNs: disp,
     tHdrNs: rel(md.request_ack_ns),
+    // the request's end: the stream's close, or the time of its error (AIPerf's MetricRecordMetadata)
+    tEndNs: rel(md.request_end_ns),
     events,
     eventCoverage: icl || !ok ? "token_chunks" : "first_last",
     httpStatus: ok ? 200 : !cancelled && err?.code != null && err.code >= 100 && err.code < 600 ? err.code : null,
@@ -253,7 +255,9 @@ function mapRecord(
     },
     usageSource: osl === null ? "none" : "client_tokenizer",
     nullReasons: {
-      tEndNs: "AIPerf records the last response, not the stream close",
+      ...(md.request_end_ns == null
+        ? {tEndNs: "this AIPerf generation records no request end (request_end_ns), only the last response"}
+        : {}),
       ...(openLoop && md.credit_issued_ns != null
         ? {}
         : {tSchedNs: openLoop ? "AIPerf recorded no credit_issued_ns" : "closed loop: no schedule"}),
