@@ -35,6 +35,24 @@ function repeatedName(text: string, value: unknown): DuplicateKey | null {
   return checkJson(text, 1).duplicates[0] ?? null;
 }
 
+/** How deep a JSON text nests its arrays and objects (outside strings), and where its deepest level opens. */
+function nesting(text: string): {depth: number; offset: number} {
+  let depth = 0;
+  let deepest = {depth: 0, offset: 0};
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest.depth) deepest = {depth, offset: i};
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /**
  * Validates JSONL records one line at a time and keeps going after a bad line.
  * A bad line is an error, except an unparseable final line, which may be torn by a crash: it is
@@ -95,7 +113,27 @@ export class JsonlValidator<T extends {seq: number}> {
       this.#expectedSeq = null; // its seq is unknown: accept whatever follows
       return undefined;
     }
-    const repeated = repeatedName(text, value);
+    let repeated: DuplicateKey | null;
+    let parsed: z.ZodSafeParseResult<T> | null = null;
+    try {
+      repeated = repeatedName(text, value);
+      if (repeated === null) parsed = this.#schema.safeParse(value);
+    } catch (e) {
+      // a value nested thousands of levels deep overflows the stack of every recursive walk (stringify, zod)
+      if (!(e instanceof RangeError)) throw e;
+      const deepest = nesting(text);
+      this.#add(
+        issue(
+          "error",
+          "too_deep",
+          this.#file,
+          `nested ${deepest.depth.toLocaleString("en")} levels deep (the deepest level opens at column ${deepest.offset + 1}): too deep to read; a record nests a few levels`,
+          this.#line
+        )
+      );
+      this.#expectedSeq = null;
+      return undefined;
+    }
     if (repeated !== null) {
       this.#add(
         issue(
@@ -111,7 +149,7 @@ export class JsonlValidator<T extends {seq: number}> {
       else this.#checkSeqOf(value);
       return undefined;
     }
-    const parsed = this.#schema.safeParse(value);
+    if (parsed === null) return undefined;
     if (!parsed.success) {
       // Valid JSON that breaks the schema is an error wherever it is (only unparseable text can be a torn tail);
       // its seq still counts so one bad record does not cascade into sequence errors.

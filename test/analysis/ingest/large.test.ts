@@ -4,7 +4,10 @@ import {join} from "node:path";
 
 import {describe, expect, it} from "vitest";
 
+import {z} from "zod";
+
 import {analyzeBundle, type BundleSource} from "../../../src/analysis/index.ts";
+import {JsonlValidator} from "../../../src/analysis/ingest/jsonl.ts";
 import {MAX_LINE_CHARS} from "../../../src/analysis/util/lines.ts";
 import {fsBundle} from "../../../src/io/fsBundle.ts";
 import {bundleFiles, request, tokenEvents} from "../../support/bundle.ts";
@@ -50,6 +53,24 @@ describe("bounded reading", () => {
     const e = r.issues.find((i) => i.code === "record_too_large")!;
     expect(e).toMatchObject({severity: "error", file: "schedule.jsonl", line: 1});
     expect(e.message).toMatch(/exceeds the 67,108,864-character bound/);
+  });
+});
+
+describe("deeply nested records", () => {
+  it("a record nested 10,000 levels deep is one error naming the file, line, depth and column, not a stack overflow", () => {
+    // the record's own object is level 1, then 10,000 arrays: 10,001 levels; the deepest "[" follows `{"deep":`
+    // and 9,999 other brackets, so it is character 8 + 10,000 = 10,008 (column 10,008)
+    const v = new JsonlValidator("requests.jsonl", z.looseObject({seq: z.number()}));
+    expect(v.line(`{"seq":0}`)).toEqual({seq: 0});
+    expect(v.line(`{"deep":${"[".repeat(10_000)}${"]".repeat(10_000)},"seq":1}`)).toBeUndefined();
+    expect(v.line(`{"seq":2}`)).toEqual({seq: 2});
+    v.finish(true);
+    expect(v.issues).toEqual([
+      expect.objectContaining({severity: "error", code: "too_deep", file: "requests.jsonl", line: 2})
+    ]);
+    expect(v.issues[0]!.message).toBe(
+      "nested 10,001 levels deep (the deepest level opens at column 10008): too deep to read; a record nests a few levels"
+    );
   });
 });
 
