@@ -156,5 +156,19 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "导入的 SGLang 结果：按 SGLang bench_serving 实际写出的键（total_output_tokens_retokenized）读取重新分词后的输出计数（此前检查的是 total_output_retokenized，从未触发）；与报告计数相差超过 2 % 时，token 计数与输出吞吐量带上该限定说明。一个真实文件报告 218,257 个输出 token，重新分词只有 2,356 个，其 2,573.7 tok/s 此前未加说明。"
       }
     ]
+  },
+  {
+    contract: "analyzer",
+    version: "8",
+    changes: [
+      {
+        en: "G1 fails when a file the analysis reads (requests, schedule, client, server or GPU metrics, quality, source, config) is not listed in the manifest: no digest covers the numbers it gives (it only warned, so a requests.jsonl dropped from the manifest and edited passed as INCONCLUSIVE). A stray file the analysis does not read stays a warning. Bytes that are not UTF-8 are an error at their line (they were read as U+FFFD without a word); a record nested thousands of levels deep is an error at its line (it crashed verify and analyze); a measure version this analyzer does not know is a warning.",
+        zh: "分析读取的文件（requests、schedule、客户端/服务器/GPU 指标、quality、source、config）未列在清单中时，G1 判为不通过：没有任何摘要覆盖它给出的数字（此前只给警告，因此一个从清单中删去并被修改的 requests.jsonl 以“结论不确定”通过）。分析不读取的零散文件仍只给警告。不是 UTF-8 的字节在其所在行报错（此前被静默读成 U+FFFD）；嵌套数千层的记录在其所在行报错（此前使 verify 与 analyze 崩溃）；本分析器不认识的测量版本给出警告。"
+      },
+      {
+        en: "A natural stop whose finish chunk is the whole stream counts as a one-token answer only when the server counted one token (the model stopped at once); a count above one with no token streamed is an empty output, not a success whose TTFT is the finish chunk's time (a request with usage 32 and no content event read as a success with a 356 ms TTFT).",
+        zh: "仅当服务器只计了一个 token（模型立即停止）时，整个流只有 finish 块的自然停止才算作一个 token 的回答；计数大于一却没有流出任何 token 时为空输出，而不是以 finish 块时刻为 TTFT 的成功（一个 usage 为 32、没有任何正文事件的请求此前被读作 TTFT 356 ms 的成功）。"
+      }
+    ]
   }
 ];

@@ -4,6 +4,7 @@ import {StringDecoder} from "node:string_decoder";
 
 import type {BundleSource, FileStream} from "../analysis/ingest/source.ts";
 import {sha256Hasher} from "./hash.ts";
+import {Utf8Check} from "./utf8Check.ts";
 
 /**
  * Every regular file under `dir` (sorted relative paths, forward slashes), every other entry skipped, and the
@@ -40,27 +41,31 @@ export function listFiles(dir: string): string[] {
 /** Streams a file as UTF-8 text chunks while hashing its bytes (one pass, bounded memory). */
 export function fileStream(path: string, highWaterMark = 1 << 22): FileStream {
   const hash = sha256Hasher();
+  const utf8 = new Utf8Check();
   let bytes = 0;
   let done = false;
   async function* chunks(): AsyncGenerator<string> {
     const decoder = new StringDecoder("utf8");
     for await (const buf of createReadStream(path, {highWaterMark}) as AsyncIterable<Buffer>) {
       hash.update(buf);
+      utf8.update(buf);
       bytes += buf.length;
       yield decoder.write(buf);
     }
     const rest = decoder.end();
+    utf8.end();
     done = true;
     if (rest) yield rest;
   }
   let digest: {bytes: number; sha256: string} | null = null;
+  const whenRead = <T>(f: () => T): T => {
+    if (!done) throw new Error(`${path} was asked about before it was read`);
+    return f();
+  };
   return {
     chunks: chunks(),
-    digest: () => {
-      if (!done) throw new Error(`digest of ${path} requested before the file was read`);
-      digest ??= {bytes, sha256: hash.digest("hex")};
-      return digest;
-    }
+    digest: () => whenRead(() => (digest ??= {bytes, sha256: hash.digest("hex")})),
+    encodingError: () => whenRead(() => utf8.error)
   };
 }
 

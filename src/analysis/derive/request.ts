@@ -198,14 +198,15 @@ function countedTokens(
   // counted tokens end there. Known exactly from per-event deltas; without them, when the server counted
   // more tokens than the stream showed events and the stop was not a length limit.
   // A model that stops at once (its first token is the end-of-sequence token) streams only that finish
-  // chunk: the server counted one token and the answer is complete, and empty.
+  // chunk: the server counted one token and the answer is complete, and empty. A count above one with no token
+  // streamed at all is not that: the tokens it claims never arrived (an empty output, not a one-token answer).
   let eosOnFinish = false;
   const lastToken = tokenIdx.at(-1) ?? -1;
   if (s.lastFinish > lastToken) {
     const delta = events[s.lastFinish]![3];
     const natural = r.finishReason !== null && r.finishReason !== "length";
-    if (deltasKnown ? delta !== null && delta >= 1 : natural && out !== null && out > tokenIdx.length)
-      eosOnFinish = true;
+    const claimed = out !== null && out > tokenIdx.length && (tokenIdx.length > 0 || out === 1);
+    if (deltasKnown ? delta !== null && delta >= 1 : natural && claimed) eosOnFinish = true;
   }
   if (eosOnFinish) tokenIdx.push(s.lastFinish);
   return {emptyText, eosOnFinish};

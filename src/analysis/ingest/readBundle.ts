@@ -130,6 +130,7 @@ export async function readRecords(
         );
     }
     observed.set(path, stream.digest());
+    encodingIssue(path, stream, issues);
   }
   const files: FileCheck[] = [];
   for (const path of [...new Set([...declared.keys(), ...observed.keys()])].sort()) {
@@ -137,6 +138,21 @@ export async function readRecords(
     files.push({path, declared: d ? {bytes: d.bytes, sha256: d.sha256} : null, observed: observed.get(path) ?? null});
   }
   return files;
+}
+
+/** An error where the edge found bytes that are not UTF-8: the text read has U+FFFD where the file has them. */
+function encodingIssue(path: string, stream: FileStream, issues: Issue[]): void {
+  const e = stream.encodingError?.() ?? null;
+  if (e)
+    issues.push(
+      issue(
+        "error",
+        "not_utf8",
+        path,
+        `not valid UTF-8: byte 0x${e.byte.toString(16).toUpperCase().padStart(2, "0")} at byte offset ${e.offset} (a bundle's text is UTF-8; the reader would see U+FFFD)`,
+        e.line
+      )
+    );
 }
 
 /** Reads the manifest and config (warning first about entries that are not regular files). */
@@ -150,6 +166,7 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
     if (!s) return undefined;
     const text = await readText(s);
     observed.set(path, s.digest());
+    encodingIssue(path, s, issues);
     if (text === null)
       issues.push(issue("error", "file_too_large", path, `larger than ${MAX_TEXT_CHARS / 2 ** 20} MiB: not a ${path}`));
     return text;

@@ -7,6 +7,12 @@ export interface FileStream {
   chunks: AsyncIterable<string> | Iterable<string>;
   /** Observed byte size and sha256, valid once `chunks` has been fully consumed. */
   digest(): {bytes: number; sha256: string};
+  /**
+   * The first bytes that are not UTF-8 (the edge decoded them as U+FFFD), valid once `chunks` has been consumed:
+   * the 1-based line, the byte offset in the file and the byte's value; null when the file is valid UTF-8. An edge
+   * that cannot tell (in-memory text) leaves it out.
+   */
+  encodingError?(): {line: number; offset: number; byte: number} | null;
 }
 
 export interface BundleSource {

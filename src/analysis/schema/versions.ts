@@ -13,6 +13,8 @@ export const SCHEMA_VERSION = 2 as const;
  * chunk's arrival is read when the socket delivers it, before node's HTTP parser.
  */
 export const MEASURE_VERSION = "2";
+/** Every measure version this analyzer reads (an import's is `import-<tool>`); another one is not compared as if known. */
+export const KNOWN_MEASURE_VERSIONS: readonly string[] = ["1", MEASURE_VERSION];
 /**
  * 2: the counted-token end of a request, empty-text tokens, hung streams, prefill span, dispatch lag from tCall, … (docs/methodology).
  * 3: the prefix-cache ceiling in G13, reasoning-model metrics and G31, trace and sessions in G5/G21 (issue 16).
@@ -24,8 +26,11 @@ export const MEASURE_VERSION = "2";
  * 6: G3 judges an import without per-request results (or with a sample of them) by the source tool's own counts.
  * 7: G9, G16 and G19 are not evaluable without a successful request to inspect (they passed on none); SGLang's
  *    re-tokenized count is read under bench_serving's key.
+ * 8: G1 fails on a file the analysis reads that the manifest does not list, on bytes that are not UTF-8 and on a
+ *    record nested too deep to read, and warns on an unknown measure version; a finish chunk alone is a one-token
+ *    answer only when the server counted one token.
  */
-export const ANALYZER_VERSION = "7";
+export const ANALYZER_VERSION = "8";
 /** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */
 export const QUALITY_VERSION = "2";
 /** 1: the first published schema of the Report and of `analyze --json` (evidence/schema/{report,analyze}.v1.schema.json). */

@@ -46,6 +46,14 @@ const zhAnalysisReasons: readonly Phrase[] = [
   },
   {en: "{n} torn final line(s) dropped", zh: "丢弃了 {n} 个被截断的末行"},
   {en: "files not in the manifest: {files...}", zh: "不在清单中的文件：{files}"},
+  {
+    en: "measure version {v} is not one this analyzer knows ({known...} or import-<tool>): its timestamps may mean something else",
+    zh: "测量版本 {v} 不是本分析器认识的版本（{known} 或 import-<工具>）：其时间戳的含义可能不同"
+  },
+  {
+    en: "files the analysis reads are not in the manifest, so no digest covers them: {files...}",
+    zh: "分析读取的文件不在清单中，没有任何摘要覆盖它们：{files}"
+  },
   {en: "entries that are not regular files (not read): {files...}", zh: "不是普通文件的条目（未读取）：{files}"},
 
   // gates/requests.ts

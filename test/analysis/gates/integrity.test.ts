@@ -304,6 +304,34 @@ describe("G1 evidence integrity", () => {
     expect(gateOf(r, "G1").reason).toBe("files not in the manifest: notes.txt");
     expect(r.verdict).toBe("INCONCLUSIVE");
   });
+
+  it("warns on a measure version this analyzer does not know: its timestamps may mean something else", async () => {
+    const r = await analyzeSpec({...clean(), manifest: {measureVersion: "99"}});
+    expect(gateOf(r, "G1")).toMatchObject({
+      status: "warn",
+      reason:
+        'measure version "99" is not one this analyzer knows (1, 2 or import-<tool>): its timestamps may mean something else'
+    });
+    expect(r.verdict).toBe("INCONCLUSIVE");
+    for (const known of ["1", "2", "import-vllm"]) {
+      const k = await analyzeSpec({...clean(), manifest: {measureVersion: known}});
+      expect(gateOf(k, "G1").status, known).toBe("pass");
+    }
+  });
+
+  it("fails when a file the analysis reads is not in the manifest: no digest covers the numbers it gives", async () => {
+    // the hostile-bundle audit: requests.jsonl removed from the manifest, then edited, passed as INCONCLUSIVE
+    const files = bundleFiles(clean());
+    const m = JSON.parse(files["manifest.json"]!) as {files: {path: string}[]};
+    m.files = m.files.filter((f) => f.path !== REQUESTS && f.path !== "client_metrics.jsonl");
+    const r = await analyzeFiles({...files, "manifest.json": JSON.stringify(m)});
+    expect(gateOf(r, "G1")).toMatchObject({
+      status: "fail",
+      reason:
+        "files the analysis reads are not in the manifest, so no digest covers them: client_metrics.jsonl, requests.jsonl"
+    });
+    expect(r.verdict).toBe("INVALID");
+  });
 });
 
 describe("G28 run completion", () => {

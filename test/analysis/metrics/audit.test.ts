@@ -102,6 +102,22 @@ describe("a model that stops at once (busy-machine flake of the real case suite)
     expect(summary(metricOf(r, "ttft_ms")).mean).toBeCloseTo(40, 9);
   });
 
+  it("a 'stop' finish chunk alone whose usage claims 32 tokens is empty_output: none of them arrived", async () => {
+    // the hostile-bundle audit: every content event removed, usage 32 kept. The end-of-sequence token rides on the
+    // finish chunk only when the rest of the count arrived as text (or the count is that one token); it counted
+    // as a one-token success whose TTFT was the finish chunk's time (356 ms against a typical 46)
+    const r = await analyzeSpec({
+      requests: [
+        request("a", 0, [ev(10, "role"), ev(40, "finish"), ev(40.1, "usage"), ev(40.2, "done")], {
+          out: 32,
+          finishReason: "stop"
+        })
+      ]
+    });
+    expect(r.load_points[0]!.outcomes).toEqual({empty_output: 1});
+    expect(summary(metricOf(r, "ttft_ms")).n).toBe(0);
+  });
+
   it("the same with finish_reason length and no token is still empty_output", async () => {
     const r = await analyzeSpec({
       requests: [
