@@ -44,14 +44,34 @@ describe("vLLM save-result", () => {
     const {run, report} = await importAndAnalyze("auto", [f("vllm/vllm-2025-detailed.json")]);
     expect(run.requests.every((r) => r.timeBase === "run")).toBe(true);
     const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2025-detailed.json")]));
-    expect(r.bounded).toEqual([]);
-    expect(r.unrecomputable.map((u) => u.metric)).toEqual(["duration"]);
+    expect(r.unrecomputable).toEqual([]);
+    // duration is bounded below by the requests' own span on the start-time clock: the first start to the last
+    // end (start + latency; the failed request's latency 0 is unknown, so its start), worked from the file
+    const file = json("vllm/vllm-2025-detailed.json") as {start_times: number[]; latencies: number[]; duration: number};
+    const ends = file.start_times.map((s, i) => s + file.latencies[i]!);
+    const lower = Math.max(...ends) - Math.min(...file.start_times);
+    const duration = report.source_comparison!.find((x) => x.metric === "duration")!;
+    expect(duration.recomputed_status).toBe("bounded");
+    expect(duration.bound!.lower).toBeCloseTo(lower, 6);
+    expect([duration.bound!.upper, duration.finding]).toEqual([null, false]);
+    expect(file.duration).toBeGreaterThanOrEqual(lower);
     // percentiles printed as p99.9 are read
     expect(report.source_comparison!.some((x) => x.metric === "p99.9_itl_ms" && x.recomputed_status === "exact")).toBe(
       true
     );
     const p = report.load_points[0]!;
     expect([p.n, p.n_success, p.id]).toEqual([8, 7, "concurrency-4"]);
+  });
+
+  it("a start time far from the others makes the reported duration a finding (the audit's -5 s start)", async () => {
+    const file = json("vllm/vllm-2025-detailed.json") as {start_times: number[]};
+    const starts = [...file.start_times];
+    starts[2] = starts[2]! - 1000; // 1,000 s earlier: the run would have lasted over 1,000 s
+    const text = JSON.stringify({...file, start_times: starts});
+    const {report} = await importAndAnalyzeTexts("vllm", [{name: "run.json", text}]);
+    const duration = report.source_comparison!.find((x) => x.metric === "duration")!;
+    expect(duration.finding).toBe(true);
+    expect(duration.bound!.lower).toBeGreaterThan(1000);
   });
 
   it("a failed request's latency of 0 (the client's default) is unknown, not an end at its own send", async () => {

@@ -1,6 +1,7 @@
 import type {DerivedRequest} from "../../derive/request.ts";
 import {appendAll} from "../../util/append.ts";
 import {
+  bounded,
   canonicalRef,
   canonicalRun,
   derived,
@@ -214,6 +215,28 @@ function goodputRow(c: Run): SourceComparisonRow | null {
   });
 }
 
+/**
+ * With start times (one clock for every request), the run lasted at least from its first request's start to the
+ * last request's end (or last token): vLLM's duration is the benchmark's perf_counter span around all of them. A
+ * lower bound, seconds; null without start times or requests.
+ */
+function requestSpan(all: readonly DerivedRequest[]): Recomputed | null {
+  if (all.length === 0 || all.some((r) => r.record.timeBase !== "run")) return null;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const r of all) {
+    if (r.tDisp !== null) first = Math.min(first, r.tDisp);
+    const end = r.tEnd ?? r.tTokN ?? r.tDisp;
+    if (end !== null) last = Math.max(last, end);
+  }
+  if (!Number.isFinite(first) || !Number.isFinite(last)) return null;
+  return bounded(
+    (last - first) / 1e9,
+    null,
+    "at least the span of its requests: first start to the last end (or last token, without latencies)"
+  );
+}
+
 /** The window and what is divided by it: duration, request and output throughput, SGLang's concurrency. */
 function windowRows(c: Run): SourceComparisonRow[] {
   const {point, agg, ok, duration, canonical} = c;
@@ -226,7 +249,7 @@ function windowRows(c: Run): SourceComparisonRow[] {
       definition: "first request issued to last request finished, seconds",
       unit: "s",
       reported: duration,
-      recomputed: missing("the run's start and end are not in the per-request data"),
+      recomputed: requestSpan(c.all) ?? missing("the run's start and end are not in the per-request data"),
       canonical: canonicalRun(canonical, "window_s"),
       codes: ["window"],
       why: "our window runs from the first measured request's start to the last measured request's end"
