@@ -15,6 +15,7 @@ import {
   tokenEvent,
   unknownPoint
 } from "../shared/build.ts";
+import {derivedFieldErrors, ttftDisagreement} from "./derivedFields.ts";
 import {requestTimeError, type RequestTime} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
@@ -83,6 +84,7 @@ function readGuidellm(docs: readonly Doc[]): Result<{file: string; report: z.inf
       (b.requests[kind] ?? []).forEach((raw, i) => {
         const v = validate(Req, raw, doc.name, `$.benchmarks[${bi}].requests.${kind}[${i}]`);
         if (!v.ok) return void appendAll(errors, v.errors);
+        appendAll(errors, derivedFieldErrors(doc.name, `$.benchmarks[${bi}].requests.${kind}[${i}]`, raw));
         const r = v.value;
         if (timesOf(r) === null)
           errors.push({
@@ -293,6 +295,8 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
     "records hold the first and last token iterations only (intermediate chunk times are not in the file)"
   ];
   for (let bi = 0; bi < report.benchmarks.length; bi++) appendAll(notes, sampleNotes(bi, samples[bi]!, windows[bi]!));
+  const warnings = listedWarnings(all);
+  appendAll(notes, warnings);
   // report v2 keeps the run's settings under config.spec (backend: target, model) instead of args
   const spec = isObject(report.config) && isObject(report.config.spec) ? report.config.spec : {};
   const backend = isObject(spec.backend) ? spec.backend : {};
@@ -324,8 +328,20 @@ export function importGuidellm(docs: readonly Doc[]): Result<ImportedRun> {
       },
       labels: {imported_from: "guidellm"},
       notes,
+      ...(warnings.length ? {warnings} : {}),
       status: "complete",
       statusReason: null
     }
   };
+}
+
+/** What the listed requests' own derived numbers say against their timings (derivedFields.ts), as warnings. */
+function listedWarnings(all: readonly Listed[]): string[] {
+  const ttft = ttftDisagreement(
+    all.map(({r, b, kind, i}) => {
+      const t = timesOf(r)!;
+      return {raw: r, path: `$.benchmarks[${b}].requests.${kind}[${i}]`, start: t.start, first: t.first};
+    })
+  );
+  return ttft === null ? [] : [ttft];
 }
