@@ -111,7 +111,7 @@ function reviveExact(this: unknown, _key: string, value: unknown, context?: {sou
  * Python's json module writes NaN, Infinity and -Infinity (numpy statistics of empty lists) which are not
  * JSON: they are read as null (unknown), never as numbers.
  */
-export function nonFiniteToNull(text: string): string {
+export function nonFiniteToNull(text: string, shifts?: {at: number; by: number}[]): string {
   let out = "";
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -130,6 +130,8 @@ export function nonFiniteToNull(text: string): string {
     const m = /^(-?Infinity|NaN)/.exec(text.slice(i, i + 9));
     if (m) {
       out += "null";
+      // from here on, an offset in the output lies `by` characters before the same place in the text
+      shifts?.push({at: out.length, by: m[0].length - 4});
       i += m[0].length - 1;
       continue;
     }
@@ -165,11 +167,32 @@ export function parseJsonExact(text: string): unknown {
     ? (reviveExact as (this: unknown, key: string, value: unknown) => unknown)
     : undefined;
   if (!scan.nonFinite) return JSON.parse(text, reviver);
+  const shifts: {at: number; by: number}[] = [];
+  const converted = nonFiniteToNull(text, shifts);
   try {
-    return JSON.parse(nonFiniteToNull(text), reviver);
-  } catch {
-    return JSON.parse(text, reviver); // throws, positioned on the text as written
+    return JSON.parse(converted, reviver);
+  } catch (e) {
+    // the text as written fails at its first NaN or Infinity, which hides the real fault (a truncated file read as
+    // "unexpected token I"): name the converted text's fault, at its place in the text as written
+    const message = (e as Error).message;
+    const pos = /position (\d+)/.exec(message);
+    const end = pos === null && /end of (json )?input|unterminated/i.test(message);
+    // V8 names no position for an unexpected token: the strict reader finds it (only on this failure path)
+    const found = pos !== null ? Number(pos[1]) : end ? null : (checkJson(converted, 0).error?.offset ?? null);
+    const at = found === null ? (end ? text.length : -1) : originalOffset(found, shifts);
+    const truncated = end || (at >= 0 && at >= text.trimEnd().length);
+    throw new JsonTextError(
+      `valid JSON (${jsonErrorText(message)}${truncated ? "; the file ends inside an unclosed value: truncated?" : ""})`,
+      at
+    );
   }
+}
+
+/** An offset in nonFiniteToNull's output, as an offset in its input. */
+function originalOffset(offset: number, shifts: readonly {at: number; by: number}[]): number {
+  let by = 0;
+  for (const s of shifts) if (s.at <= offset) by += s.by;
+  return offset + by;
 }
 
 /** Bad lines reported one by one per file; the rest are counted. */
