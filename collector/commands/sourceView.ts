@@ -20,12 +20,15 @@ function findingLine(r: Row): string {
  * one line per reason. `--json` keeps every row (`source_comparison`). Nothing for a collected bundle.
  */
 export function sourceLines(report: Report, limit = 20): string[] {
-  const rows = report.source_comparison ?? [];
-  if (rows.length === 0) return [];
+  const all = report.source_comparison ?? [];
+  if (all.length === 0) return [];
+  // a row the source left empty (a number it does not report, or NaN) shows our value alone: not a comparison
+  const rows = all.filter((r) => r.reported !== null);
+  const unreported = all.length - rows.length;
   const count = (s: (typeof STATUSES)[number]) => rows.filter((r) => r.recomputed_status === s).length;
   const findings = rows.filter((r) => r.finding);
   const lines = [
-    `source comparison: ${rows.length} reported numbers; recomputed ${STATUSES.map((s) => `${s.replace("_", " ")} ${count(s)}`).join(", ")}; ${findings.length} reported ≠ recomputed`
+    `source comparison: ${rows.length} reported numbers; recomputed ${STATUSES.map((s) => `${s.replace("_", " ")} ${count(s)}`).join(", ")}; ${findings.length} reported ≠ recomputed${unreported ? `; ${unreported} more rows the source left empty (ours alone)` : ""}`
   ];
   if (findings.length) {
     lines.push("  reported ≠ recomputed:");

@@ -198,7 +198,10 @@ export const tokenAccounting: PointGate = {
       };
     const t = p.tokens;
     const tol = `${(ctx.config.gates.token_tolerance * 100).toFixed(0)} %`;
-    const eg = t.examples.map(([id, out, stream]) => `${id}: server ${out} vs stream ${stream}`).join(", ");
+    // the counts are the server's (usage) unless a client tokenizer counted some of them (imports: AIPerf, GenAI-Perf)
+    const clientCounted = (p.usageSources["client_tokenizer"] ?? 0) > 0;
+    const who = clientCounted ? "counted" : "server";
+    const eg = t.examples.map(([id, out, stream]) => `${id}: ${who} ${out} vs stream ${stream}`).join(", ");
     const disclosed: string[] = [];
     if (t.emptyText > 0)
       disclosed.push(
@@ -221,16 +224,18 @@ export const tokenAccounting: PointGate = {
     const surplus = t.sumOutNoDeltas > t.sumStreamNoDeltas * (1 + tolerance);
     if (surplus)
       problems.push(
-        `without per-event counts the server reports ${t.sumOutNoDeltas} tokens for ${t.sumStreamNoDeltas} streamed events (beyond ${tol}; ${t.unverified} requests beyond it and 2 tokens): several tokens per chunk or an overcount — decode speeds use the server's count (turn on continuous usage to check)`
+        clientCounted
+          ? `without per-event counts the counts (a client tokenizer's among them) say ${t.sumOutNoDeltas} tokens for ${t.sumStreamNoDeltas} streamed events (beyond ${tol}; ${t.unverified} requests beyond it and 2 tokens): several tokens per chunk or a miscount — decode speeds use those counts`
+          : `without per-event counts the server reports ${t.sumOutNoDeltas} tokens for ${t.sumStreamNoDeltas} streamed events (beyond ${tol}; ${t.unverified} requests beyond it and 2 tokens): several tokens per chunk or an overcount — decode speeds use the server's count (turn on continuous usage to check)`
       );
     else if (t.unverified > 0)
       disclosed.push(
-        `${t.unverified} requests carry more tokens than streamed events (beyond ${tol} and 2 tokens) while the point's totals agree (server Σ ${t.sumOutNoDeltas} vs stream Σ ${t.sumStreamNoDeltas})`
+        `${t.unverified} requests carry more tokens than streamed events (beyond ${tol} and 2 tokens) while the point's totals agree (${who} Σ ${t.sumOutNoDeltas} vs stream Σ ${t.sumStreamNoDeltas})`
       );
     if (problems.length > 0)
       return {
         status: "warn",
-        reason: `${problems.join("; ")}; server Σ ${t.sumOut} vs stream Σ ${t.sumStream}${eg ? ` (e.g. ${eg})` : ""}`,
+        reason: `${problems.join("; ")}; ${who} Σ ${t.sumOut} vs stream Σ ${t.sumStream}${eg ? ` (e.g. ${eg})` : ""}`,
         evidence: {...t}
       };
     const client = p.usageSources["client_tokenizer"] ?? 0;

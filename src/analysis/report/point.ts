@@ -33,6 +33,9 @@ function countCaveat(f: PointFacts, tol: number): string | null {
   const surplus = t.sumOutNoDeltas > t.sumStreamNoDeltas * (1 + tol);
   const bad = t.undercount + t.contradicted + (surplus ? t.unverified : 0);
   if (bad === 0 && !surplus) return null;
+  // a client tokenizer's counts (imports) are not the server's
+  if ((f.usageSources["client_tokenizer"] ?? 0) > 0)
+    return `output token counts of ${bad}/${t.checked} requests disagree with the stream (counted Σ ${t.sumOut} vs stream Σ ${t.sumStream}; G8): values computed from those counts`;
   return `output token counts of ${bad}/${t.checked} requests disagree with the stream (server Σ ${t.sumOut} vs stream Σ ${t.sumStream}; G8): values computed from the server's counts`;
 }
 

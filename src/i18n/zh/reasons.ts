@@ -227,6 +227,17 @@ const zhAnalysisReasons: readonly Phrase[] = [
   {en: "server Σ {s} vs stream Σ {t} (e.g. {eg...})", zh: "服务端 Σ {s}，流 Σ {t}（例如 {eg}）"},
   {en: "server Σ {s} vs stream Σ {t}", zh: "服务端 Σ {s}，流 Σ {t}"},
   {en: "server {s} vs stream {t}", zh: "服务端 {s}，流 {t}"},
+  {en: "counted Σ {s} vs stream Σ {t} (e.g. {eg...})", zh: "计数 Σ {s}，流 Σ {t}（例如 {eg}）"},
+  {en: "counted Σ {s} vs stream Σ {t}", zh: "计数 Σ {s}，流 Σ {t}"},
+  {en: "counted {s} vs stream {t}", zh: "计数 {s}，流 {t}"},
+  {
+    en: "output token counts of {n}/{total} requests disagree with the stream (counted Σ {s} vs stream Σ {t}; {gate}): values computed from those counts",
+    zh: "{n}/{total} 个请求的输出 token 计数与流不一致（计数 Σ {s}，流 Σ {t}；{gate}）：数值按这些计数计算"
+  },
+  {
+    en: "without per-event counts the counts (a client tokenizer's among them) say {n} tokens for {e} streamed events (beyond {tol}; {k} requests beyond it and {m} tokens): several tokens per chunk or a miscount — decode speeds use those counts",
+    zh: "没有逐事件计数时，这些计数（其中含客户端分词器的计数）为 {e} 个流式事件给出 {n} 个 token（超出 {tol}；{k} 个请求超出，{m} 个 token）：每块多个 token 或计数有误——解码速度采用这些计数"
+  },
   {
     en: "without per-event counts the server reports {n} tokens for {e} streamed events (beyond {tol}; {k} requests beyond it and {m} tokens): several tokens per chunk or an overcount — decode speeds use the server's count (turn on continuous usage to check)",
     zh: "没有逐事件计数时，服务端为 {e} 个流式事件报告了 {n} 个 token（超出 {tol}；{k} 个请求超出，{m} 个 token）：每块多个 token 或计数偏多——解码速度采用服务端计数（开启持续用量报告可核对）"

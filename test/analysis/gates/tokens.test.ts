@@ -48,6 +48,19 @@ describe("G8 token accounting", () => {
     expect(r.verdict, r.verdict_reasons.join("\n")).toBe("VALID");
   });
 
+  it("names counts a client tokenizer made as counted, not the server's (an AIPerf import run with --tokenizer)", async () => {
+    // the same undercount as below, every count from a client tokenizer: 19 × 20 + 18 = 398 against 400 events
+    const r = await analyzeSpec(
+      run((i) => ({...twenty, out: i === 3 ? 18 : 20, usageSource: "client_tokenizer" as const}))
+    );
+    expect(gateOf(r, "G8").reason).toBe(
+      "1 requests report fewer tokens than their non-empty events (beyond 5 %); counted Σ 398 vs stream Σ 400 (e.g. r3: counted 18 vs stream 20)"
+    );
+    expect(r.load_points[0]!.metrics.decode_tok_s).toMatchObject({
+      note: expect.stringContaining("(counted Σ 398 vs stream Σ 400; G8): values computed from those counts")
+    });
+  });
+
   it("warns on an undercount: usage 18 for 20 non-empty events (18 < 20 × 0.95 = 19), making the run INCONCLUSIVE", async () => {
     // r3 only; Σ server 19 × 20 + 18 = 398, Σ stream 20 × 20 = 400
     const r = await analyzeSpec(run((i) => ({...twenty, out: i === 3 ? 18 : 20})));

@@ -82,6 +82,16 @@ describe("the source comparison as text", () => {
       "    … 1 more (--json)"
     ]);
     expect(sourceLines(report(undefined))).toEqual([]);
+    // a number the source does not report is not counted as compared (the audit: AIPerf's total_reasoning_tokens)
+    const empty = row({
+      metric: "total_reasoning_tokens",
+      reported: null,
+      recomputed: 0,
+      note: "not reported by the source"
+    });
+    expect(sourceLines(report([row({}), empty]))[0]).toBe(
+      "source comparison: 1 reported numbers; recomputed exact 1, derived 0, bounded 0, approximate 0, not recomputable 0; 0 reported ≠ recomputed; 1 more rows the source left empty (ours alone)"
+    );
     expect(sourceLines(report([]))).toEqual([]);
   });
 });
