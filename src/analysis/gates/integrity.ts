@@ -47,8 +47,8 @@ export const integrity: BundleGate = {
   required: true,
   title: {en: "Evidence integrity", zh: "证据完整性"},
   description: {
-    en: "Every file's size and sha256 match the manifest, and so does each JSONL file's record count (its newline-terminated lines); every file the analysis reads is listed in the manifest (a stray file it does not read is a warning); every file is valid UTF-8; every record matches the schema and gives no name twice in one object; seq runs without gaps; only the final line of a JSONL file may be torn (it is dropped with a note); and the manifest's own claims agree with the hashed evidence — a collected bundle said to be complete has its run_end note and no interrupt, crash-seal or write-error note in the hashed client log.",
-    zh: "每个文件的大小和 sha256 与清单一致，每个 JSONL 文件的记录数（以换行结束的行数）也与清单一致；分析读取的每个文件都列在清单中（分析不读取的零散文件只给出警告）；每个文件都是有效的 UTF-8；每条记录符合 schema，且同一对象中没有重复的键名；seq 连续无缺口；只有 JSONL 文件的最后一行允许被截断（丢弃并注明）；且清单本身的声明与带摘要的证据一致——声称完整结束的采集证据包，其带摘要的客户端日志中有 run_end 记录，且没有中断、崩溃后封存或写入错误的记录。"
+    en: "Every file's size and sha256 match the manifest, and so does each JSONL file's record count (its newline-terminated lines); every file the analysis reads is listed in the manifest (a stray file it does not read is a warning); every file is valid UTF-8; every record matches the schema and gives no name twice in one object; seq runs without gaps; only the final line of a JSONL file may be torn, with no newline after it (it is dropped with a note); and the manifest's own claims agree with the hashed evidence — a collected bundle said to be complete has its run_end note and no interrupt, crash-seal or write-error note in the hashed client log.",
+    zh: "每个文件的大小和 sha256 与清单一致，每个 JSONL 文件的记录数（以换行结束的行数）也与清单一致；分析读取的每个文件都列在清单中（分析不读取的零散文件只给出警告）；每个文件都是有效的 UTF-8；每条记录符合 schema，且同一对象中没有重复的键名；seq 连续无缺口；只有 JSONL 文件的最后一行允许被截断，且其后没有换行（丢弃并注明）；且清单本身的声明与带摘要的证据一致——声称完整结束的采集证据包，其带摘要的客户端日志中有 run_end 记录，且没有中断、崩溃后封存或写入错误的记录。"
   },
   anchor: "in-toto subject digests; MLPerf LoadGen checksums; validity-and-faults.md G1",
   threshold: () => "0 errors",

@@ -55,8 +55,8 @@ function nesting(text: string): {depth: number; offset: number} {
 
 /**
  * Validates JSONL records one line at a time and keeps going after a bad line.
- * A bad line is an error, except an unparseable final line, which may be torn by a crash: it is
- * reported as a warning and dropped. `seq` must run 0, 1, 2… without gaps or repeats.
+ * A bad line is an error, except an unparseable final line without a newline after it, which may be torn by a
+ * crash: it is reported as a warning and dropped. `seq` must run 0, 1, 2… without gaps or repeats.
  */
 export class JsonlValidator<T extends {seq: number}> {
   readonly issues: Issue[] = [];
@@ -166,13 +166,15 @@ export class JsonlValidator<T extends {seq: number}> {
   finish(endedWithNewline: boolean): void {
     const p = this.#pending;
     this.#pending = null;
-    if (p && p.line === this.#line) {
+    // a write cut short by a crash leaves part of a record and no newline after it: a bad final line that ends in
+    // a newline was written whole, so it is an error like any other bad line
+    if (p && p.line === this.#line && !endedWithNewline) {
       this.#add(
         issue(
           "warning",
           "torn_tail",
           this.#file,
-          `final line is torn (${p.text.length} bytes, ${endedWithNewline ? "with" : "without"} newline) and was dropped: ${p.issues[0]?.message ?? ""}`,
+          `final line is torn (${p.text.length} bytes, without newline) and was dropped: ${p.issues[0]?.message ?? ""}`,
           p.line
         )
       );

@@ -26,8 +26,8 @@ export const KNOWN_MEASURE_VERSIONS: readonly string[] = ["1", MEASURE_VERSION];
  * 6: G3 judges an import without per-request results (or with a sample of them) by the source tool's own counts.
  * 7: G9, G16 and G19 are not evaluable without a successful request to inspect (they passed on none); SGLang's
  *    re-tokenized count is read under bench_serving's key.
- * 8: G1 fails on a file the analysis reads that the manifest does not list, on bytes that are not UTF-8 and on a
- *    record nested too deep to read, and warns on an unknown measure version; a finish chunk alone is a one-token
+ * 8: G1 fails on a file the analysis reads that the manifest does not list, on bytes that are not UTF-8, on a
+ *    record nested too deep to read and on a bad final line ending in a newline, and warns on an unknown measure version; a finish chunk alone is a one-token
  *    answer only when the server counted one token.
  */
 export const ANALYZER_VERSION = "8";

@@ -41,6 +41,13 @@ describe("JSONL validation", () => {
     expect(mid.issues).toMatchObject([{severity: "error", code: "json", line: 2}]);
   });
 
+  it("half a record followed by a newline is not a torn write: an error, not a warning", () => {
+    // a crash cuts a write short before its newline; a final bad line that ends in one was written whole
+    const whole = run('{"seq":0,"v":1}\n{"seq":1,"v"\n');
+    expect(whole.records).toHaveLength(1);
+    expect(whole.issues).toMatchObject([{severity: "error", code: "json", line: 2}]);
+  });
+
   it("detects seq gaps and repeats", () => {
     const {issues} = run('{"seq":0,"v":1}\n{"seq":2,"v":1}\n{"seq":2,"v":1}\n');
     expect(issues.map((i) => i.message)).toEqual([
