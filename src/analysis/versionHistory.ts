@@ -166,8 +166,8 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "分析读取的文件（requests、schedule、客户端/服务器/GPU 指标、quality、source、config）未列在清单中时，G1 判为不通过：没有任何摘要覆盖它给出的数字（此前只给警告，因此一个从清单中删去并被修改的 requests.jsonl 以“结论不确定”通过）。分析不读取的零散文件仍只给警告。不是 UTF-8 的字节在其所在行报错（此前被静默读成 U+FFFD）；嵌套数千层的记录在其所在行报错（此前使 verify 与 analyze 崩溃）；以换行结束的损坏末行是错误，而不是被截断的写入（崩溃会在换行之前截断写入）；本分析器不认识的测量版本给出警告。"
       },
       {
-        en: "A natural stop whose finish chunk is the whole stream counts as a one-token answer only when the server counted one token (the model stopped at once); a count above one with no token streamed is an empty output, not a success whose TTFT is the finish chunk's time (a request with usage 32 and no content event read as a success with a 356 ms TTFT).",
-        zh: "仅当服务器只计了一个 token（模型立即停止）时，整个流只有 finish 块的自然停止才算作一个 token 的回答；计数大于一却没有流出任何 token 时为空输出，而不是以 finish 块时刻为 TTFT 的成功（一个 usage 为 32、没有任何正文事件的请求此前被读作 TTFT 356 ms 的成功）。"
+        en: "A natural stop whose finish chunk is the whole stream counts as a one-token answer only when the server counted one token (the model stopped at once); a count above one with no token streamed is an empty output, not a success whose TTFT is the finish chunk's time (a request with usage 32 and no content event read as a success with a 356 ms TTFT). G29 (streams closed) judges only streams whose terminal marker was recorded and is not evaluable without one (vLLM, SGLang, GuideLLM and AIPerf imports passed it with nothing to inspect).",
+        zh: "仅当服务器只计了一个 token（模型立即停止）时，整个流只有 finish 块的自然停止才算作一个 token 的回答；计数大于一却没有流出任何 token 时为空输出，而不是以 finish 块时刻为 TTFT 的成功（一个 usage 为 32、没有任何正文事件的请求此前被读作 TTFT 356 ms 的成功）。G29（流正常关闭）只判断记录了结束标记的流，一个也没有时为不可评估（vLLM、SGLang、GuideLLM 与 AIPerf 的导入此前在没有可检查对象时通过）。"
       }
     ]
   }

@@ -15,6 +15,8 @@ export interface StreamingFacts {
   bufferedBursts: {id: string; tNs: number}[];
   /** Successful streams the server kept open after their terminal marker until the client closed them. */
   hung: {count: number; maxS: number | null; example: string | null};
+  /** Successful streams whose terminal marker was recorded (imports of most tools keep none): G29's population. */
+  closeChecked: number;
 }
 
 /**
@@ -34,10 +36,12 @@ export const streamingFacts: PointReducer<StreamingFacts, StreamingFacts> = {
     inlineThink: 0,
     fakeStreaming: 0,
     bufferedBursts: [],
-    hung: {count: 0, maxS: null, example: null}
+    hung: {count: 0, maxS: null, example: null},
+    closeChecked: 0
   }),
   add: (f, d) => {
     if (!isMeasuredSuccess(d)) return;
+    if (d.tTerminal !== null) f.closeChecked++;
     const r = d.record;
     if (d.hasReasoning) f.reasoningRequests++;
     if (d.hasReasoning && d.tContent1 === null && r.finishReason === "length") {
@@ -216,8 +220,8 @@ export const streamClose: PointGate = {
   required: false,
   title: {en: "Streams closed", zh: "流正常关闭"},
   description: {
-    en: "After its terminal marker ([DONE] or a finish_reason) every successful stream ended within timeouts.close_ms (default 10 s). A stream the server kept open is still a complete answer — the request counts as a success and ends at its last event, so the window and the rates stay honest — but a server that holds finished streams open ties up connections and slots, so the point is inconclusive and the hang is stated.",
-    zh: "每个成功的流在其结束标记（[DONE] 或 finish_reason）之后都在 timeouts.close_ms（默认 10 秒）内结束。服务器保持打开的流仍是完整的回答——该请求计为成功，并以其最后一个事件为结束，因此窗口与速率保持真实——但服务器让已结束的流保持打开会占用连接与槽位，因此该负载点结论不确定，并注明挂起。"
+    en: "After its terminal marker ([DONE] or a finish_reason) every successful stream ended within timeouts.close_ms (default 10 s). A stream the server kept open is still a complete answer — the request counts as a success and ends at its last event, so the window and the rates stay honest — but a server that holds finished streams open ties up connections and slots, so the point is inconclusive and the hang is stated. A stream whose terminal marker was not recorded (most imports keep only token times) is not judged; with none recorded the gate is not evaluable.",
+    zh: "每个成功的流在其结束标记（[DONE] 或 finish_reason）之后都在 timeouts.close_ms（默认 10 秒）内结束。服务器保持打开的流仍是完整的回答——该请求计为成功，并以其最后一个事件为结束，因此窗口与速率保持真实——但服务器让已结束的流保持打开会占用连接与槽位，因此该负载点结论不确定，并注明挂起。未记录结束标记的流（多数导入只保留 token 时刻）不参与判断；一个也没有记录时，该门禁不可评估。"
   },
   anchor: "validity-and-faults.md F15 (stall) and F4 (EOF after finish_reason)",
   threshold: (c) => `closed within ${c.target.timeouts.close_ms} ms of the terminal marker`,
@@ -225,8 +229,21 @@ export const streamClose: PointGate = {
     const n = p.totals.successes;
     if (n === 0) return {status: "not_evaluable", reason: "no successful requests"};
     const h = p.hung;
+    const k = p.closeChecked;
+    if (k === 0)
+      return {
+        status: "not_evaluable",
+        reason:
+          "no successful stream recorded its terminal marker (an import keeps the source's verdict, not the stream's end)"
+      };
     if (h.count === 0)
-      return {status: "pass", reason: `all ${n} successful streams closed after their terminal marker`};
+      return {
+        status: "pass",
+        reason:
+          k === n
+            ? `all ${n} successful streams closed after their terminal marker`
+            : `all ${k} of ${n} successful streams that recorded a terminal marker closed after it`
+      };
     return {
       status: "warn",
       reason: `${h.count}/${n} successful streams stayed open after their terminal marker until the client closed them (longest ${h.maxS === null ? "—" : `${h.maxS.toFixed(1)} s`}, e.g. ${h.example}); they count as successes ending at their last event`,

@@ -34,5 +34,13 @@ export const zhStreamingReasons: readonly Phrase[] = [
   {
     en: "all {n} successful streams closed after their terminal marker",
     zh: "全部 {n} 个成功的流在结束标记后关闭"
+  },
+  {
+    en: "no successful stream recorded its terminal marker (an import keeps the source's verdict, not the stream's end)",
+    zh: "没有成功的流记录了结束标记（导入保留的是来源的判定，而不是流的结束）"
+  },
+  {
+    en: "all {k} of {n} successful streams that recorded a terminal marker closed after it",
+    zh: "记录了结束标记的 {k} 个（共 {n} 个）成功流均在其后关闭"
   }
 ];

@@ -401,4 +401,32 @@ describe("G29 streams closed", () => {
     expect(gateOf(r, "G29").status).toBe("not_evaluable");
     expect(gateOf(r, "G29").reason).toBe("no successful requests");
   });
+
+  it("is not evaluable when no success recorded its terminal marker (vLLM, SGLang, GuideLLM, AIPerf imports)", async () => {
+    // an import keeps each token's time but not the [DONE] or finish_reason event: nothing says when the stream
+    // ended relative to it, so 'all closed' would be a pass without evidence (the real-file audit)
+    const strip = (x: ReturnType<typeof lane>[number]) => ({
+      ...x,
+      finishReason: null,
+      events: x.events.filter((e) => e[2] === "content"),
+      eventCoverage: "token_chunks" as const
+    });
+    const none = await analyzeSpec(cleanRun(lane("r", 20).map(strip), {manifest: IMPORTED}));
+    expect(gateOf(none, "G29")).toMatchObject({
+      status: "not_evaluable",
+      reason:
+        "no successful stream recorded its terminal marker (an import keeps the source's verdict, not the stream's end)"
+    });
+    // 5 of 20 with their markers: the pass says how many it covers
+    const some = await analyzeSpec(
+      cleanRun(
+        lane("r", 20).map((x, i) => (i < 15 ? strip(x) : x)),
+        {manifest: IMPORTED}
+      )
+    );
+    expect(gateOf(some, "G29")).toMatchObject({
+      status: "pass",
+      reason: "all 5 of 20 successful streams that recorded a terminal marker closed after it"
+    });
+  });
 });
