@@ -232,7 +232,14 @@ export const Capture = z
   .describe("capture settings that affect what the timestamps and events mean");
 
 export const Manifest = z.strictObject({
-  schemaVersion: z.union([z.literal(1), z.literal(2)]).describe("bundle format version (1 and 2 are read)"),
+  schemaVersion: z
+    .union([z.literal(1), z.literal(2)], {
+      error: (i) =>
+        typeof i.input === "number" && Number.isInteger(i.input) && i.input > 2
+          ? `bundle format ${i.input} is newer than this inferscope reads (1, 2): upgrade inferscope to read it`
+          : `expected the bundle format version 1 or 2, got ${JSON.stringify(i.input) ?? String(i.input)}`
+    })
+    .describe("bundle format version (1 and 2 are read)"),
   bundleId: Slug,
   measureVersion: z
     .string()

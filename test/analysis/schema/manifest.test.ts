@@ -47,3 +47,18 @@ describe("a file's path in a manifest", () => {
     expect(ExperimentSeal.safeParse({files: [{path: "logs/x.log", bytes: 1, sha256: "not hex"}]}).success).toBe(false);
   });
 });
+
+describe("the bundle format version", () => {
+  const messageFor = (schemaVersion: unknown) =>
+    parseManifest(JSON.stringify({schemaVersion}), "manifest.json").issues.find((i) => i.path === "schemaVersion")
+      ?.message;
+
+  it("a newer format says to upgrade; anything else names what it got", () => {
+    expect(messageFor(99)).toBe(
+      "bundle format 99 is newer than this inferscope reads (1, 2): upgrade inferscope to read it"
+    );
+    expect(messageFor("2")).toBe('expected the bundle format version 1 or 2, got "2"');
+    expect(messageFor(0)).toBe("expected the bundle format version 1 or 2, got 0");
+    expect(messageFor(2)).toBeUndefined();
+  });
+});
