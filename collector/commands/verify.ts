@@ -27,6 +27,9 @@ export async function verifyCommand(dir: string, io: Io, o: VerifyOptions = {}):
     throw new CliError((e as Error).message, {exitCode: EXIT.usage});
   }
   const report = await analyzeDir(dir);
+  // a manifest that could not be read lists nothing: its files are unchecked, not "not in manifest"
+  const manifestRead = report.files.some((f) => f.declared !== null);
+  const notAFile = (path: string) => report.issues.find((i) => i.code === "not_a_file" && i.file === path);
   for (const f of report.files) {
     const d = f.declared;
     const ob = f.observed;
@@ -34,9 +37,13 @@ export async function verifyCommand(dir: string, io: Io, o: VerifyOptions = {}):
       d === null && (f.path === "manifest.json" || f.path === SIGNATURE_FILE)
         ? "self"
         : d === null
-          ? "not in manifest"
+          ? manifestRead
+            ? "not in manifest"
+            : "not checked (the manifest could not be read)"
           : ob === null
-            ? "MISSING"
+            ? notAFile(f.path)
+              ? `not a regular file, not read (${notAFile(f.path)!.message.replace(/: not read.*$/, "")})`
+              : "MISSING"
             : ob.sha256 === d.sha256 && ob.bytes === d.bytes
               ? "ok"
               : `MISMATCH (sha256 ${ob.sha256.slice(0, 12)}…, ${ob.bytes} B; manifest ${d.sha256.slice(0, 12)}…, ${d.bytes} B)`;
