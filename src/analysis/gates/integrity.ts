@@ -107,7 +107,7 @@ export const integrity: BundleGate = {
     if (errors.length > 0)
       return {
         status: "fail",
-        reason: `${errors.length} schema or sequence error(s), first: ${errors[0]!.file}:${errors[0]!.line ?? "-"} ${errors[0]!.message}`,
+        reason: `${errors.length} schema or sequence error(s), first: ${errors[0]!.file}:${errors[0]!.line ?? "-"}${errors[0]!.path ? ` ${errors[0]!.path}:` : ""} ${errors[0]!.message}`,
         evidence
       };
     const measure = ctx.manifest.measureVersion;

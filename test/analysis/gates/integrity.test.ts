@@ -246,7 +246,7 @@ describe("G1 evidence integrity", () => {
     });
     const g = gateOf(r, "G1");
     expect(g.status).toBe("fail");
-    expect(g.reason).toMatch(/first: requests\.jsonl:6 gap: expected seq 5, got 6$/);
+    expect(g.reason).toMatch(/first: requests\.jsonl:6 seq: gap: expected seq 5, got 6$/);
     expect(r.verdict).toBe("INVALID");
   });
 
@@ -303,6 +303,19 @@ describe("G1 evidence integrity", () => {
     expect(gateOf(r, "G1").status).toBe("warn");
     expect(gateOf(r, "G1").reason).toBe("files not in the manifest: notes.txt");
     expect(r.verdict).toBe("INCONCLUSIVE");
+  });
+
+  it("the first error's JSON path is in the reason, not only in the per-line issue", async () => {
+    // a fractional header time on the third record: the schema wants whole ns
+    const r = await analyzeSpec({
+      ...clean(),
+      beforeSeal: (f) =>
+        (f[REQUESTS] = f[REQUESTS]!.split("\n")
+          .map((l, i) => (i === 2 ? l.replace(/"tHdrNs":(\d+)/, (_m, t: string) => `"tHdrNs":${t}.5`) : l))
+          .join("\n"))
+    });
+    const g = gateOf(r, "G1");
+    expect(g.reason).toMatch(/first: requests\.jsonl:3 tHdrNs: /);
   });
 
   it("warns on a measure version this analyzer does not know: its timestamps may mean something else", async () => {
