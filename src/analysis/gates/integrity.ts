@@ -39,6 +39,20 @@ function notFileReason(ctx: GateContext, path: string): string | null {
   return entry === undefined ? null : `${path} is not a regular file (${entry.message.split(":")[0]})`;
 }
 
+/**
+ * What the manifest claims against the files it seals, beyond their digests: the collector seals a complete run only
+ * after its last line was written whole (`seal` cuts a crash's torn tail and calls the bundle partial), and a file
+ * the analysis reads (by its role's name) must be covered by a digest. Null when neither is broken.
+ */
+function sealFault(ctx: GateContext, torn: number, undeclared: readonly string[]): string | null {
+  if (torn > 0 && ctx.manifest?.status === "complete")
+    return `${torn} torn final line(s) in a bundle its manifest calls complete (a crashed run is sealed as partial, its torn tail cut)`;
+  const unsealed = undeclared.filter((p) => ROLE_BY_NAME.has(p));
+  return unsealed.length > 0
+    ? `files the analysis reads are not in the manifest, so no digest covers them: ${unsealed.join(", ")}`
+    : null;
+}
+
 export const integrity: BundleGate = {
   id: "G1",
   slug: "evidence_integrity",
@@ -47,8 +61,8 @@ export const integrity: BundleGate = {
   required: true,
   title: {en: "Evidence integrity", zh: "证据完整性"},
   description: {
-    en: "Every file's size and sha256 match the manifest, and so does each JSONL file's record count (its newline-terminated lines); every file the analysis reads is listed in the manifest (a stray file it does not read is a warning); every file is valid UTF-8; every record matches the schema and gives no name twice in one object; seq runs without gaps; only the final line of a JSONL file may be torn, with no newline after it (it is dropped with a note); and the manifest's own claims agree with the hashed evidence — a collected bundle said to be complete has its run_end note and no interrupt, crash-seal or write-error note in the hashed client log.",
-    zh: "每个文件的大小和 sha256 与清单一致，每个 JSONL 文件的记录数（以换行结束的行数）也与清单一致；分析读取的每个文件都列在清单中（分析不读取的零散文件只给出警告）；每个文件都是有效的 UTF-8；每条记录符合 schema，且同一对象中没有重复的键名；seq 连续无缺口；只有 JSONL 文件的最后一行允许被截断，且其后没有换行（丢弃并注明）；且清单本身的声明与带摘要的证据一致——声称完整结束的采集证据包，其带摘要的客户端日志中有 run_end 记录，且没有中断、崩溃后封存或写入错误的记录。"
+    en: "Every file's size and sha256 match the manifest, and so does each JSONL file's record count (its newline-terminated lines); every file the analysis reads is listed in the manifest (a stray file it does not read is a warning); every file is valid UTF-8; every record matches the schema and gives no name twice in one object; seq runs without gaps; only the final line of a JSONL file may be torn, with no newline after it, and only in a bundle not sealed as complete (it is dropped with a note); and the manifest's own claims agree with the hashed evidence — a collected bundle said to be complete has its run_end note and no interrupt, crash-seal or write-error note in the hashed client log.",
+    zh: "每个文件的大小和 sha256 与清单一致，每个 JSONL 文件的记录数（以换行结束的行数）也与清单一致；分析读取的每个文件都列在清单中（分析不读取的零散文件只给出警告）；每个文件都是有效的 UTF-8；每条记录符合 schema，且同一对象中没有重复的键名；seq 连续无缺口；只有 JSONL 文件的最后一行允许被截断，且其后没有换行，并且证据包未被封存为完整（丢弃并注明）；且清单本身的声明与带摘要的证据一致——声称完整结束的采集证据包，其带摘要的客户端日志中有 run_end 记录，且没有中断、崩溃后封存或写入错误的记录。"
   },
   anchor: "in-toto subject digests; MLPerf LoadGen checksums; validity-and-faults.md G1",
   threshold: () => "0 errors",
@@ -96,14 +110,8 @@ export const integrity: BundleGate = {
         evidence
       };
     if (contradiction !== null) return {status: "fail", reason: contradiction, evidence};
-    // a file the analysis reads (by its role's name) that no digest covers: its numbers cannot be trusted
-    const unsealed = undeclared.filter((p) => ROLE_BY_NAME.has(p));
-    if (unsealed.length > 0)
-      return {
-        status: "fail",
-        reason: `files the analysis reads are not in the manifest, so no digest covers them: ${unsealed.join(", ")}`,
-        evidence
-      };
+    const fault = sealFault(ctx, torn.length, undeclared);
+    if (fault !== null) return {status: "fail", reason: fault, evidence};
     if (errors.length > 0)
       return {
         status: "fail",

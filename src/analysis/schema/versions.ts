@@ -27,8 +27,9 @@ export const KNOWN_MEASURE_VERSIONS: readonly string[] = ["1", MEASURE_VERSION];
  * 7: G9, G16 and G19 are not evaluable without a successful request to inspect (they passed on none); SGLang's
  *    re-tokenized count is read under bench_serving's key.
  * 8: G1 fails on a file the analysis reads that the manifest does not list, on bytes that are not UTF-8, on a
- *    record nested too deep to read and on a bad final line ending in a newline, and warns on an unknown measure version; a finish chunk alone is a one-token
- *    answer only when the server counted one token.
+ *    record nested too deep to read, on a bad final line ending in a newline and on a torn tail under "complete",
+ *    and warns on an unknown measure version; a finish chunk alone is a one-token answer only when the server
+ *    counted one token; G29 is not evaluable without a recorded terminal marker.
  */
 export const ANALYZER_VERSION = "8";
 /** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */

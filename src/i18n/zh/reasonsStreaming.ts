@@ -42,5 +42,9 @@ export const zhStreamingReasons: readonly Phrase[] = [
   {
     en: "all {k} of {n} successful streams that recorded a terminal marker closed after it",
     zh: "记录了结束标记的 {k} 个（共 {n} 个）成功流均在其后关闭"
+  },
+  {
+    en: "{n} torn final line(s) in a bundle its manifest calls complete (a crashed run is sealed as partial, its torn tail cut)",
+    zh: "清单称为完整的证据包中有 {n} 个被截断的末行（崩溃的运行会被封存为部分完成，并切掉被截断的末尾）"
   }
 ];

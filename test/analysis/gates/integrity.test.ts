@@ -284,9 +284,10 @@ describe("G1 evidence integrity", () => {
     expect(r.verdict).toBe("INVALID");
   });
 
-  it("warns when only the final line is torn, drops it with a note, and keeps the rest", async () => {
+  it("warns when only the final line of a partial bundle is torn, drops it with a note, and keeps the rest", async () => {
     const r = await analyzeSpec({
       ...clean(),
+      manifest: {status: "partial", statusReason: "collector killed; sealed by inferscope seal"},
       beforeSeal: (f) => (f[REQUESTS] += '{"seq":20,"id":"r20","point":"concur')
     });
     const g = gateOf(r, "G1");
@@ -295,6 +296,19 @@ describe("G1 evidence integrity", () => {
     expect(r.load_points[0]!.n_success).toBe(20);
     // a warning of a gate whose failure is INVALID leaves the run INCONCLUSIVE (verdictOf)
     expect(r.verdict).toBe("INCONCLUSIVE");
+  });
+
+  it("fails a torn final line in a bundle its manifest calls complete: a crashed run is sealed as partial", async () => {
+    const r = await analyzeSpec({
+      ...clean(),
+      beforeSeal: (f) => (f[REQUESTS] += '{"seq":20,"id":"r20","point":"concur')
+    });
+    expect(gateOf(r, "G1")).toMatchObject({
+      status: "fail",
+      reason:
+        "1 torn final line(s) in a bundle its manifest calls complete (a crashed run is sealed as partial, its torn tail cut)"
+    });
+    expect(r.verdict).toBe("INVALID");
   });
 
   it("warns about a file the manifest does not list", async () => {
