@@ -1,4 +1,4 @@
-import {latencyOrderContradictions} from "../shared/latencyOrder.ts";
+import {latencyOrderWarnings} from "../shared/latencyOrder.ts";
 import {aiperfAggregates} from "./format.ts";
 
 /** [within, whole]: per request, each first metric is part of the second (AIPerf's names of both generations). */
@@ -17,7 +17,5 @@ const ORDER = [
  */
 export function aggregateWarnings(aggregate: {file: string; value: unknown} | null | undefined): string[] {
   if (!aggregate) return [];
-  return latencyOrderContradictions(aiperfAggregates(aggregate.value), ORDER).map(
-    (c) => `${aggregate.file}: the file contradicts itself: ${c}; its numbers are imported as written`
-  );
+  return latencyOrderWarnings(aggregate.file, aiperfAggregates(aggregate.value), ORDER);
 }

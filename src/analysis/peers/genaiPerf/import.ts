@@ -2,7 +2,7 @@ import type {LoadPoint} from "../../schema/manifest.ts";
 import type {RequestRecord} from "../../schema/records.ts";
 import {appendAll} from "../../util/append.ts";
 import {loadPoint, numberRecords, requestRecord, sourceRecord} from "../shared/build.ts";
-import {latencyOrderContradictions} from "../shared/latencyOrder.ts";
+import {latencyOrderWarnings} from "../shared/latencyOrder.ts";
 import {minBig, requestTimeError} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
 import type {Doc, ImportedRun, PeerError, Result} from "../shared/types.ts";
@@ -171,9 +171,7 @@ function summaryWarnings(file: string | null, summary: Record<string, unknown> |
   const blocks = Object.fromEntries(
     Object.entries(summary).filter((e): e is [string, Record<string, unknown>] => isObject(e[1]))
   );
-  return latencyOrderContradictions(blocks, ORDER).map(
-    (c) => `${file ?? "summary"}: the file contradicts itself: ${c}; its numbers are imported as written`
-  );
+  return latencyOrderWarnings(file ?? "summary", blocks, ORDER);
 }
 
 /**

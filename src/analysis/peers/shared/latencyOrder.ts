@@ -43,3 +43,14 @@ export function latencyOrderContradictions(
   }
   return out;
 }
+
+/** The import warnings for `file`'s contradictions (latencyOrderContradictions), one per contradicted pair. */
+export function latencyOrderWarnings(
+  file: string,
+  aggregates: Readonly<Record<string, Block>>,
+  pairs: readonly (readonly [string, string])[]
+): string[] {
+  return latencyOrderContradictions(aggregates, pairs).map(
+    (c) => `${file}: the file contradicts itself: ${c}; its numbers are imported as written`
+  );
+}
