@@ -5,7 +5,13 @@ import {checkJson, lineAndColumn} from "../util/jsonCheck.ts";
 import {jsonPath} from "../util/zodIssues.ts";
 import {zodIssues} from "./jsonl.ts";
 
-export function parseManifest(text: string, file: string): {manifest: Manifest | null; issues: Issue[]} {
+/** The line of a value of the manifest text by its key path (null: no such value). */
+export type ManifestLine = (path: readonly PropertyKey[]) => number | null;
+
+export function parseManifest(
+  text: string,
+  file: string
+): {manifest: Manifest | null; issues: Issue[]; lineOf: ManifestLine | null} {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -14,7 +20,11 @@ export function parseManifest(text: string, file: string): {manifest: Manifest |
     const at = checkJson(text).error;
     const where = at === null ? null : lineAndColumn(text, at.offset);
     const message = at === null ? (e as Error).message : `${at.message} (column ${where!.column})`;
-    return {manifest: null, issues: [issue("error", "json", file, `invalid JSON: ${message}`, where?.line ?? null)]};
+    return {
+      manifest: null,
+      issues: [issue("error", "json", file, `invalid JSON: ${message}`, where?.line ?? null)],
+      lineOf: null
+    };
   }
   // JSON.parse keeps the last of two equal names without a word: which of the two did the writer mean?
   const offsets = new Map<string, number>();
@@ -27,7 +37,11 @@ export function parseManifest(text: string, file: string): {manifest: Manifest |
       lineAndColumn(text, d.offset).line
     )
   );
-  if (repeated.length > 0) return {manifest: null, issues: repeated};
+  const lineOf: ManifestLine = (path) => {
+    const at = offsets.get(jsonPath(path));
+    return at === undefined ? null : lineAndColumn(text, at).line;
+  };
+  if (repeated.length > 0) return {manifest: null, issues: repeated, lineOf};
   const parsed = Manifest.safeParse(value);
   if (!parsed.success)
     return {
@@ -41,16 +55,17 @@ export function parseManifest(text: string, file: string): {manifest: Manifest |
           at = offsets.get(jsonPath(path));
         }
         return {...i, line: at === undefined ? null : lineAndColumn(text, at).line};
-      })
+      }),
+      lineOf
     };
-  return {manifest: parsed.data, issues: consistency(parsed.data, file)};
+  return {manifest: parsed.data, issues: consistency(parsed.data, file, lineOf), lineOf};
 }
 
 /**
  * What the schema cannot see in a manifest: a file listed twice (two digests for one file: which one holds?),
  * and a configSha256 that is not the digest the same manifest lists for the config file.
  */
-function consistency(m: Manifest, file: string): Issue[] {
+function consistency(m: Manifest, file: string, lineOf: ManifestLine): Issue[] {
   const out: Issue[] = [];
   const first = new Map<string, number>();
   m.files.forEach((f, i) => {
@@ -63,7 +78,7 @@ function consistency(m: Manifest, file: string): Issue[] {
           "manifest_duplicate_file",
           file,
           `"${f.path}" is listed twice (also files.${at})`,
-          null,
+          lineOf(["files", i, "path"]),
           `files.${i}.path`
         )
       );
@@ -81,7 +96,7 @@ function consistency(m: Manifest, file: string): Issue[] {
           "manifest_point_id",
           file,
           `load point "${p.id}" says mode ${p.mode}, value ${p.value}: its id would be "${id}"`,
-          null,
+          lineOf(["loadPoints", i, "id"]),
           `loadPoints.${i}`
         )
       );
@@ -94,7 +109,7 @@ function consistency(m: Manifest, file: string): Issue[] {
         "manifest_config_digest",
         file,
         `configSha256 ${m.configSha256} is not the digest listed for ${FILE_NAMES.config} (${config.sha256})`,
-        null,
+        lineOf(["configSha256"]),
         "configSha256"
       )
     );

@@ -19,7 +19,7 @@ import {issue, type Issue} from "../util/issues.ts";
 import {LineSplitter} from "../util/lines.ts";
 import {FALLBACK_CONFIG, parseConfig} from "./config.ts";
 import {RequestRecordIngest} from "./fastEvents.ts";
-import {parseManifest} from "./manifest.ts";
+import {parseManifest, type ManifestLine} from "./manifest.ts";
 import {JsonlValidator} from "./jsonl.ts";
 import {drain, MAX_TEXT_CHARS, readText} from "./readText.ts";
 import type {BundleSource, FileStream} from "./source.ts";
@@ -57,6 +57,8 @@ export interface BundleHeader {
   hasConfig: boolean;
   /** Line and column of a key path in the config text (null: no config text). */
   locateConfig: Locate | null;
+  /** The line of a manifest value by its key path (null: no manifest text that parses as JSON). */
+  manifestLine: ManifestLine | null;
   /** Observed size and sha256 of the manifest and config, when present. */
   digests: ReadonlyMap<string, {bytes: number; sha256: string}>;
 }
@@ -125,7 +127,9 @@ export async function readRecords(
             "error",
             "record_count",
             FILE_NAMES.manifest,
-            `lists ${listed} records for ${path}, which holds ${lines} newline-terminated line${lines === 1 ? "" : "s"}`
+            `lists ${listed} records for ${path}, which holds ${lines} newline-terminated line${lines === 1 ? "" : "s"}`,
+            header.manifestLine?.(["files", header.manifest!.files.findIndex((f) => f.path === path), "records"]) ??
+              null
           )
         );
     }
@@ -173,6 +177,7 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
   };
   const manifestText = await openText(FILE_NAMES.manifest);
   let manifest: Manifest | null = null;
+  let manifestLine: ManifestLine | null = null;
   if (manifestText === undefined)
     issues.push(
       issue(
@@ -185,6 +190,7 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
   else if (manifestText !== null) {
     const m = parseManifest(manifestText, FILE_NAMES.manifest);
     manifest = m.manifest;
+    manifestLine = m.lineOf;
     appendAll(issues, m.issues);
   }
   const configText = await openText(FILE_NAMES.config);
@@ -206,6 +212,7 @@ export async function readHeader(source: BundleSource, issues: Issue[]): Promise
     parsedConfig,
     hasConfig: configText !== undefined && configText !== null,
     locateConfig,
+    manifestLine,
     digests: observed
   };
 }

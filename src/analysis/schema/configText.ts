@@ -1,4 +1,4 @@
-import {isMap, isSeq, LineCounter, parseDocument, type Document, type Node} from "yaml";
+import {isMap, isSeq, LineCounter, parseDocument, visit, type Document, type Node} from "yaml";
 import type {z} from "zod";
 
 import {keyPath} from "../util/zodIssues.ts";
@@ -93,6 +93,28 @@ function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[])
 /** Most alias expansions a config may use (the yaml package's own guard against alias bombs). */
 const MAX_ALIAS_COUNT = 1000;
 
+/** Where an alias bomb starts: the first alias of a node that holds aliases itself, else the first alias. */
+function aliasBombStart(doc: Document): number | undefined {
+  let first: number | undefined;
+  let nested: number | undefined;
+  visit(doc, {
+    Alias(_, alias) {
+      first ??= alias.range?.[0];
+      let holds = false;
+      visit(alias.resolve(doc) ?? null, {
+        Alias() {
+          holds = true;
+          return visit.BREAK;
+        }
+      });
+      if (!holds) return undefined;
+      nested = alias.range?.[0];
+      return visit.BREAK;
+    }
+  });
+  return nested ?? first;
+}
+
 /**
  * The one run-config parser (the collector's loader and the analyzer's reader of a bundle's config
  * both call it): YAML text → RunConfig, or every problem with file:line:column and the key path. Never
@@ -142,7 +164,8 @@ export function parseSpecText<S extends z.ZodType>(
     value = doc.toJS({maxAliasCount: MAX_ALIAS_COUNT}) as unknown;
   } catch (e) {
     const message = `invalid yaml: ${(e as Error).message.toLowerCase()}`;
-    return fail("yaml", [{file, line: null, column: null, path: "", message}]);
+    const at = /alias/.test(message) ? aliasBombStart(doc) : undefined;
+    return fail("yaml", [{file, ...pos(at), path: "", message}]);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return fail("schema", [{file, line: 1, column: 1, path: "", message: expected}]);

@@ -92,12 +92,16 @@ describe("G1 evidence integrity", () => {
     const entry = m.files.find((f) => f.path === REQUESTS)!;
     expect(entry.records).toBe(20);
     entry.records = 21;
-    files["manifest.json"] = JSON.stringify(m);
+    // written one key per line, as the collector seals it: the error names the line of that entry's count
+    const text = JSON.stringify(m, null, 2);
+    const line = text.split("\n").findIndex((l) => l.includes('"records": 21')) + 1;
+    expect(line).toBeGreaterThan(1);
+    files["manifest.json"] = text;
     const r = await analyzeFiles(files);
     const g = gateOf(r, "G1");
     expect(g.status).toBe("fail");
     expect(g.reason).toBe(
-      "1 schema or sequence error(s), first: manifest.json:- lists 21 records for requests.jsonl, which holds 20 newline-terminated lines"
+      `1 schema or sequence error(s), first: manifest.json:${line} lists 21 records for requests.jsonl, which holds 20 newline-terminated lines`
     );
     expect(r.verdict).toBe("INVALID");
   });
@@ -108,21 +112,29 @@ describe("G1 evidence integrity", () => {
       const files = bundleFiles(clean());
       const m = JSON.parse(files["manifest.json"]!) as M;
       edit(m);
-      files["manifest.json"] = JSON.stringify(m);
+      files["manifest.json"] = JSON.stringify(m, null, 2);
       return analyzeFiles(files);
     };
     // the requests entry listed again (its digest as sealed): two entries for one file
     const twice = await edited((m) => void m.files.push({...m.files.find((f) => f.path === REQUESTS)!}));
     expect(gateOf(twice, "G1").status).toBe("fail");
+    // the 4th "path" of the pretty-printed manifest is the repeated entry's (files[3])
+    const paths = JSON.stringify(JSON.parse(bundleFiles(clean())["manifest.json"]!), null, 2).split("\n");
+    const pathLines = paths.flatMap((l, i) => (/^\s+"path": /.test(l) ? [i + 1] : []));
     expect(twice.issues.find((i) => i.code === "manifest_duplicate_file")).toMatchObject({
       severity: "error",
       file: "manifest.json",
+      // files[0..2] as sealed, files[3] appended after them: one "path" line further on than files[2]'s, 7 lines per entry
+      line: pathLines[2]! + 7,
       path: "files.3.path",
       message: '"requests.jsonl" is listed twice (also files.1)'
     });
     const zeros = "0".repeat(64);
     const config = await edited((m) => void (m.configSha256 = zeros));
     expect(gateOf(config, "G1").status).toBe("fail");
+    expect(config.issues.find((i) => i.code === "manifest_config_digest")?.line).toBe(
+      paths.findIndex((l) => l.includes('"configSha256": ')) + 1
+    );
     expect(config.issues.find((i) => i.code === "manifest_config_digest")?.message).toMatch(
       new RegExp(`^configSha256 ${zeros} is not the digest listed for config\\.resolved\\.yaml \\([0-9a-f]{64}\\)$`)
     );
@@ -134,10 +146,12 @@ describe("G1 evidence integrity", () => {
     const m = JSON.parse(files["manifest.json"]!) as {loadPoints: {id: string; value: number}[]};
     expect(m.loadPoints[0]!.id).toBe("concurrency-1");
     m.loadPoints[0]!.value = 2; // the run was at 1 in flight; the edit would publish 2
-    files["manifest.json"] = JSON.stringify(m);
+    const text = JSON.stringify(m, null, 2);
+    files["manifest.json"] = text;
     const r = await analyzeFiles(files);
     expect(gateOf(r, "G1").status).toBe("fail");
     expect(r.issues.find((i) => i.code === "manifest_point_id")).toMatchObject({
+      line: text.split("\n").findIndex((l) => l.includes('"id": "concurrency-1"')) + 1,
       path: "loadPoints.0",
       message: 'load point "concurrency-1" says mode concurrency, value 2: its id would be "concurrency-2"'
     });

@@ -99,5 +99,7 @@ describe("a YAML alias bomb", () => {
     ].join("\n");
     const p = problems(bomb);
     expect(p[0]!.message).toMatch(/invalid yaml: .*alias/);
+    // named at the first alias of a node that holds aliases itself: `*b` on line 3 (b's own aliases of a)
+    expect(p[0]).toMatchObject({line: 3, column: 8});
   });
 });
