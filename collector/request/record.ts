@@ -1,5 +1,6 @@
 import type {Phase, RequestRecord, SseEvent} from "../../src/analysis/schema/records.ts";
 import type {PromptSegments, WorkloadTag} from "../../src/analysis/schema/workload.ts";
+import {boundText} from "../../src/analysis/util/utf8.ts";
 import type {Redactor} from "../redact.ts";
 import type {Attempt} from "./send.ts";
 import type {StreamResult} from "./types.ts";
@@ -77,7 +78,8 @@ export function toRecord(
  */
 export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor): Omit<RequestRecord, "seq"> {
   const out = {...rec};
-  if (out.errorMessage !== null) out.errorMessage = redact(out.errorMessage);
+  // bounded after the scrub: a mark may be longer than the secret it replaces
+  if (out.errorMessage !== null) out.errorMessage = boundText(redact(out.errorMessage));
   if (out.responseText !== undefined) out.responseText = redact(out.responseText);
   if (out.reasoningText !== undefined) out.reasoningText = redact(out.reasoningText);
   if (out.promptText !== undefined) out.promptText = redact(out.promptText);
@@ -85,7 +87,7 @@ export function redactRecord(rec: Omit<RequestRecord, "seq">, redact: Redactor):
   if (out.attempts !== undefined)
     out.attempts = out.attempts.map((a) => ({
       ...a,
-      errorMessage: a.errorMessage === null ? null : redact(a.errorMessage)
+      errorMessage: a.errorMessage === null ? null : boundText(redact(a.errorMessage))
     }));
   if (out.body !== undefined && out.body.head !== "") out.body = {...out.body, head: redact(out.body.head)};
   if (redact.size > 0 && out.events.some((e) => e[4] !== undefined)) {

@@ -170,5 +170,19 @@ export const VERSION_HISTORY: readonly VersionChange[] = [
         zh: "仅当服务器只计了一个 token（模型立即停止）时，整个流只有 finish 块的自然停止才算作一个 token 的回答；计数大于一却没有流出任何 token 时为空输出，而不是以 finish 块时刻为 TTFT 的成功（一个 usage 为 32、没有任何正文事件的请求此前被读作 TTFT 356 ms 的成功）。G29（流正常关闭）只判断记录了结束标记的流，一个也没有时为不可评估（vLLM、SGLang、GuideLLM 与 AIPerf 的导入此前在没有可检查对象时通过）。"
       }
     ]
+  },
+  {
+    contract: "analyzer",
+    version: "9",
+    changes: [
+      {
+        en: "G30 (request accounting) fails the load point that holds a record whose request id another record also carries: the bundle failed, but every load point kept its own verdict, so a point with an ambiguous record was published as VALID.",
+        zh: "G30（请求清点）使包含“请求 id 与另一条记录相同”的记录的负载点不通过：此前只有证据包不通过，各负载点保留自己的判定，因此含有歧义记录的负载点仍以“有效”发布。"
+      },
+      {
+        en: "G1 fails a record whose error text is longer than 4 KiB of UTF-8 (the collector and the importers cut it there, with a note of the bytes cut) or whose HTTP status is not a three-digit code (RFC 9110 §15): such values were accepted as written (an HTTP status of 99999 passed).",
+        zh: "错误文本超过 4 KiB（UTF-8）的记录（采集器与导入器在此处截断，并注明截去的字节数），以及 HTTP 状态码不是三位数（RFC 9110 §15）的记录，G1 判为不通过：此前这些值按原样被接受（HTTP 状态 99999 也能通过）。"
+      }
+    ]
   }
 ];

@@ -107,3 +107,26 @@ describe("a header's credential and a secret split across events (audit)", () =>
     expect(redactRecord(clean, r).events.map((e) => e[4])).toEqual([payload("hello there"), payload("hello there")]);
   });
 });
+
+describe("error text kept to 4 KiB", () => {
+  it("bounds a record's error text after the scrub, whose marks may be longer than the secrets they replace", () => {
+    const key = "sk-LONGBODY-0123456789";
+    const r = createRedactor([key]);
+    // a 5,000-byte body excerpt with the key at its start: scrubbed, then cut to 4,048 bytes and a note
+    const said = `http 500: ${key}${"z".repeat(5000 - 10 - key.length)}`;
+    const rec = {
+      ...request("a", 0, []),
+      errorMessage: said,
+      attempts: [{tCallNs: 0, tEndNs: 1, socketReused: true, transportError: "conn_reset" as const, errorMessage: said}]
+    };
+    const out = redactRecord(rec, r);
+    const scrubbed = r(said);
+    expect(scrubbed.startsWith(`http 500: ${redactionMark(key)}`)).toBe(true);
+    const total = Buffer.byteLength(scrubbed);
+    const expected = `${scrubbed.slice(0, 4048)} … (${total - 4048} of ${total} bytes cut)`;
+    expect(out.errorMessage).toBe(expected);
+    expect(out.attempts![0]!.errorMessage).toBe(expected);
+    expect(Buffer.byteLength(out.errorMessage!)).toBeLessThanOrEqual(4096);
+    expect(out.errorMessage).not.toContain(key);
+  });
+});

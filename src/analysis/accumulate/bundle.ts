@@ -143,7 +143,7 @@ export class BundleAccumulator<R extends readonly AnyPointReducer[]> {
   #request(r: IngestRecord<"requests">, at: RecordAt): void {
     const where = `${at.file}:${at.line}`;
     if (r.caseId !== undefined) {
-      this.#ledger.requestId(r.id, where);
+      this.#ledger.requestId(r.id, where, null);
       this.#timeOrder(r, at);
       const d = deriveRequest(r, this.#derive);
       this.#cases.add(d);

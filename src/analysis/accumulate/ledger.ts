@@ -37,6 +37,8 @@ export interface LedgerFacts {
   /** Request ids recorded more than once (any point, case suites included). */
   duplicateIds: number;
   duplicateIdExamples: string[];
+  /** Load points with a record whose id another record also carries (case-suite records name none). */
+  duplicateIdPoints: Set<string>;
   /** The hashed log records a stop (an interrupt note): phases never started are accounted as not sent. */
   stopReason: string | null;
   /** The log's phase_end notes count the requests sent (collectors since bundle v2 account for every request). */
@@ -57,10 +59,11 @@ export class RequestLedger {
   readonly #books = new Map<string, Book>();
   readonly #declared: Map<string, LoadPoint>;
   #prefix: string | null = null;
-  /** Ids outside the canonical form, each with where it was first recorded (file:line). */
-  readonly #otherIds = new Map<string, string>();
+  /** Ids outside the canonical form, each with where it was first recorded (file:line) and its load point. */
+  readonly #otherIds = new Map<string, {where: string; point: string | null}>();
   #duplicateIds = 0;
   readonly #duplicateIdExamples: string[] = [];
+  readonly #duplicateIdPoints = new Set<string>();
   #stopReason: string | null = null;
   #countsSends = false;
   readonly #slices: ReadonlyMap<number, Slice>;
@@ -166,13 +169,13 @@ export class RequestLedger {
     where: string
   ): void {
     const phase = phaseOf(r.phase);
-    if (phase === null) return this.requestId(r.id, where);
+    if (phase === null) return this.requestId(r.id, where, r.point);
     const b = this.#bookOf(r.shard, r.point, r.repeat, phase);
-    if (b === null) return this.requestId(r.id, where);
+    if (b === null) return this.requestId(r.id, where, r.point);
     if (!owns(b.slice, r.index)) {
       b.foreignCount++;
       if (b.foreign.length < EXAMPLES) b.foreign.push(r.index);
-      return this.requestId(r.id, where);
+      return this.requestId(r.id, where, r.point);
     }
     const local = localOrdinal(b.slice, r.index);
     const label = `${r.phase} #${r.index} of repeat ${r.repeat}${this.#sharded ? ` (shard ${b.slice.index})` : ""} (${where})`;
@@ -184,7 +187,7 @@ export class RequestLedger {
     if (prefix !== null && (this.#prefix ?? prefix) === prefix) this.#prefix = prefix;
     else {
       b.otherForm.add(local);
-      this.requestId(r.id, where);
+      this.requestId(r.id, where, r.point);
     }
     const declared = this.#declared.get(r.point);
     if (declared === undefined || !isOpenLoop(declared.mode) || b.scheduled.distinct === 0) return;
@@ -205,14 +208,23 @@ export class RequestLedger {
     }
   }
 
-  /** A request id outside the collector's canonical form (imports, case suites): kept to find repeats. */
-  requestId(id: string, where: string): void {
-    if (!this.#otherIds.has(id)) {
-      this.#otherIds.set(id, where);
+  /**
+   * A request id outside the collector's canonical form (imports, case suites): kept to find repeats.
+   * `point`: the load point of the record, null for a case-suite record.
+   */
+  requestId(id: string, where: string, point: string | null): void {
+    const first = this.#otherIds.get(id);
+    if (first === undefined) {
+      this.#otherIds.set(id, {where, point});
       return;
     }
+    this.#duplicateId(`${id} (${where})`, [first.point, point]);
+  }
+
+  #duplicateId(example: string, points: readonly (string | null)[]): void {
     this.#duplicateIds++;
-    if (this.#duplicateIdExamples.length < EXAMPLES) this.#duplicateIdExamples.push(`${id} (${where})`);
+    if (this.#duplicateIdExamples.length < EXAMPLES) this.#duplicateIdExamples.push(example);
+    for (const p of points) if (p !== null) this.#duplicateIdPoints.add(p);
   }
 
   finish(): LedgerFacts {
@@ -223,6 +235,7 @@ export class RequestLedger {
       points,
       duplicateIds: this.#duplicateIds,
       duplicateIdExamples: this.#duplicateIdExamples,
+      duplicateIdPoints: this.#duplicateIdPoints,
       stopReason: this.#stopReason,
       countsSends: this.#countsSends
     };
@@ -232,7 +245,7 @@ export class RequestLedger {
   #lookalikes(): void {
     if (this.#prefix === null) return;
     const head = `${this.#prefix}-`;
-    for (const [id, where] of this.#otherIds) {
+    for (const [id, {where, point}] of this.#otherIds) {
       if (!id.startsWith(head)) continue;
       const m = /^(.+)-r(\d+)-([wm])(\d+)$/.exec(id.slice(head.length));
       if (m === null) continue;
@@ -243,13 +256,11 @@ export class RequestLedger {
       const b = this.#books.get(key);
       const local = localOrdinal(slice, index);
       // a collision only when that index has a record with the collector's form of id
-      if (b !== undefined && b.recorded.count(local) > b.otherForm.count(local)) {
-        this.#duplicateIds++;
-        if (this.#duplicateIdExamples.length < EXAMPLES)
-          this.#duplicateIdExamples.push(
-            `${id} (${where}; also the id of ${m[1]} ${m[3] === "w" ? "warmup" : "measure"} #${m[4]})`
-          );
-      }
+      if (b !== undefined && b.recorded.count(local) > b.otherForm.count(local))
+        this.#duplicateId(`${id} (${where}; also the id of ${m[1]} ${m[3] === "w" ? "warmup" : "measure"} #${m[4]})`, [
+          point,
+          m[1]!
+        ]);
     }
   }
 

@@ -116,9 +116,14 @@ export const requestAccounting: BundleGate = {
     }
     const points = ctx.points.map((p) => {
       const a = facts.points.get(p.point.id);
+      const own = a === undefined ? {status: "pass" as const, reason: "no plan"} : pointOutcome(a, ctx);
+      // a point holding a record whose id another record carries fails with the bundle
+      const shared = dupIds !== null && facts.duplicateIdPoints.has(p.point.id);
       return {
         point: p.point.id,
-        ...(a === undefined ? {status: "pass" as const, reason: "no plan"} : pointOutcome(a, ctx))
+        ...(shared
+          ? {status: "fail" as const, reason: own.status === "fail" ? `${own.reason}; ${dupIds}` : dupIds}
+          : own)
       };
     });
     const status = worst([...points.map((p) => p.status), dupIds === null ? "pass" : "fail"]);

@@ -3,6 +3,7 @@ import {z} from "zod";
 import {NonNegInt, RelNs, Sha256, Slug} from "./primitives.ts";
 import {JsonBody} from "./body.ts";
 import {SourceRecord} from "./source.ts";
+import {ERROR_TEXT_BYTES, utf8Bytes} from "../util/utf8.ts";
 import {PromptSegments, WorkloadTag} from "./workload.ts";
 
 /**
@@ -98,6 +99,17 @@ export const ServerTimings = z
   })
   .describe("server-side timings reported in the stream (llama.cpp `timings`)");
 
+/** Error text as the collector and the importers keep it: at most 4 KiB of UTF-8 (util/utf8.ts boundText). */
+const ErrorText = z
+  .string()
+  .max(ERROR_TEXT_BYTES)
+  .refine((s) => utf8Bytes(s) <= ERROR_TEXT_BYTES, {
+    message: `longer than ${ERROR_TEXT_BYTES} bytes of UTF-8 (error text is kept to 4 KiB)`
+  });
+
+/** An HTTP status code: three digits (RFC 9110 §15; 600–999 are invalid codes, read as a server error). */
+const HttpStatus = z.number().int().min(100).max(999);
+
 export const RequestRecord = z.strictObject({
   seq: NonNegInt.describe("position in the file, strictly +1 from 0"),
   id: z.string().min(1).describe("request id (also sent as X-Request-ID)"),
@@ -126,7 +138,7 @@ export const RequestRecord = z.strictObject({
         tEndNs: RelNs,
         socketReused: z.boolean(),
         transportError: TransportError,
-        errorMessage: z.string().nullable()
+        errorMessage: ErrorText.nullable()
       })
     )
     .optional()
@@ -139,13 +151,15 @@ export const RequestRecord = z.strictObject({
   tEndNs: RelNs.nullable().describe("stream closed or request ended"),
   events: z.array(SseEvent),
   body: JsonBody.optional().describe("v2: the JSON body of a non-streamed request (embeddings); absent for streams"),
-  httpStatus: z.number().int().nullable(),
+  httpStatus: HttpStatus.nullable().describe("HTTP status code, three digits (null when no response arrived)"),
   finishReason: z.string().nullable(),
   usage: Usage.nullable(),
   usageSource: UsageSource,
   serverTimings: ServerTimings.nullable(),
   transportError: TransportError.nullable(),
-  errorMessage: z.string().nullable().describe("sanitised error text or body excerpt (secrets redacted)"),
+  errorMessage: ErrorText.nullable().describe(
+    "sanitised error text or body excerpt (secrets redacted), at most 4 KiB of UTF-8"
+  ),
   promptDigest: Sha256.nullable(),
   responseDigest: Sha256.nullable(),
   promptTokensIntended: NonNegInt.nullable(),

@@ -30,8 +30,10 @@ export const KNOWN_MEASURE_VERSIONS: readonly string[] = ["1", MEASURE_VERSION];
  *    record nested too deep to read, on a bad final line ending in a newline and on a torn tail under "complete",
  *    and warns on an unknown measure version; a finish chunk alone is a one-token answer only when the server
  *    counted one token; G29 is not evaluable without a recorded terminal marker.
+ * 9: G30 fails the load point that holds a request id another record carries (only the bundle failed, its points
+ *    stayed VALID); G1 fails an error text over 4 KiB of UTF-8 and an HTTP status that is not three digits.
  */
-export const ANALYZER_VERSION = "8";
+export const ANALYZER_VERSION = "9";
 /** 2: GSM8K strict and flexible are lm-evaluation-harness's strict-match and flexible-extract; the old reading is gsm8k_lenient. */
 export const QUALITY_VERSION = "2";
 /** 1: the first published schema of the Report and of `analyze --json` (evidence/schema/{report,analyze}.v1.schema.json). */

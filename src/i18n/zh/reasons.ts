@@ -301,6 +301,8 @@ const zhAnalysisReasons: readonly Phrase[] = [
     zh: "开环请求没有 schedule.jsonl 条目：测量所依据的计划缺失"
   },
   {en: "{n} request(s) recorded twice: {list...}", zh: "{n} 个请求被记录两次：{list}"},
+  {en: "{n} request id(s) recorded more than once: {list...}", zh: "{n} 个请求 id 被记录多次：{list}"},
+  {en: "also the id of {point} {phase} #{i}", zh: "也是 {point} {phase} #{i} 的 id"},
   {en: "{n} schedule entr(ies) planned twice", zh: "{n} 个计划条目被计划两次"},
   {en: "{n} record(s) of a shard this bundle does not have", zh: "{n} 条记录属于本证据包没有的分片"},
   {en: "{n} record(s) with no schedule entry: {list...}", zh: "{n} 条记录没有计划条目：{list}"},

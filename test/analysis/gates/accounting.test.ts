@@ -211,6 +211,30 @@ describe("G30 request accounting, closed loop and ids", () => {
     );
   });
 
+  it("fails the load point holding a shared id, and that point's verdict is INVALID; the other point stays VALID", async () => {
+    // two closed-loop points of 20 requests each, ids in the collector's form; the 8th request of concurrency-2
+    // is given the id of its 3rd: a record of that point is ambiguous, concurrency-1's records are not
+    const points = [point("concurrency", 1, {requests: 20}), point("concurrency", 2, {requests: 20})];
+    const one = lane("run1-concurrency-1-r0-m", 20).map((q) => ({...q, point: "concurrency-1"}));
+    const two = lane("run1-concurrency-2-r0-m", 20, {startMs: 5000}).map((q) => ({...q, point: "concurrency-2"}));
+    two[7] = {...two[7]!, id: "run1-concurrency-2-r0-m2"};
+    const r = await analyzeSpec(cleanRun([...one, ...two], {points}));
+    expect(g30(r).status).toBe("fail");
+    expect(g30(r).points!.map((p) => [p.point, p.status])).toEqual([
+      ["concurrency-1", "pass"],
+      ["concurrency-2", "fail"]
+    ]);
+    // the 28th record (20 of concurrency-1, then the 8th of concurrency-2), on line 28 of requests.jsonl
+    expect(g30(r).points![1]!.reason).toBe(
+      "1 request id(s) recorded more than once: run1-concurrency-2-r0-m2 (requests.jsonl:28; also the id of concurrency-2 measure #2)"
+    );
+    expect(r.verdict).toBe("INVALID");
+    expect(r.load_points.map((p) => [p.id, p.verdict])).toEqual([
+      ["concurrency-1", "VALID"],
+      ["concurrency-2", "INVALID"]
+    ]);
+  });
+
   it("takes a duration-bound closed loop's plan from the phase_end note (12 sent, 11 recorded → 1 lost)", async () => {
     const requests = Array.from({length: 12}, (_, i) => streamed(`r${i}`, i * 100, {index: i}));
     const spec: BundleSpec = {

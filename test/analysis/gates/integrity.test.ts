@@ -85,6 +85,30 @@ describe("G1 evidence integrity", () => {
     );
   });
 
+  it("fails an error text over 4 KiB of UTF-8 and an HTTP status that is not three digits, naming the line", async () => {
+    const spec = clean();
+    // 1,366 "€" are 4,098 bytes (3 each) in 1,366 characters: over the bound in bytes though not in characters
+    const long = "€".repeat(1366);
+    spec.requests[4] = {...spec.requests[4]!, errorMessage: long};
+    spec.requests[9] = {...spec.requests[9]!, httpStatus: 99999};
+    const r = await analyzeSpec(spec);
+    const g = gateOf(r, "G1");
+    expect(g.status).toBe("fail");
+    // the 5th and the 10th record: lines 5 and 10 of requests.jsonl
+    expect(g.reason).toMatch(
+      /^2 schema or sequence error\(s\), first: requests\.jsonl:5 errorMessage: longer than 4096 bytes/
+    );
+    expect(r.issues.filter((i) => i.file === REQUESTS).map((i) => [i.line, i.path])).toEqual([
+      [5, "errorMessage"],
+      [10, "httpStatus"]
+    ]);
+    expect(r.verdict).toBe("INVALID");
+    // 1,365 of them (4,095 bytes) and a status of 599 are records as the collector writes them
+    spec.requests[4] = {...spec.requests[4]!, errorMessage: long.slice(1)};
+    spec.requests[9] = {...spec.requests[9]!, httpStatus: 599};
+    expect(gateOf(await analyzeSpec(spec), "G1").status).toBe("pass");
+  });
+
   it("fails when the manifest's record count of a file differs from the file's lines, digests intact", async () => {
     // 20 requests, one line each: the manifest edited to say 21 (the digest entries left as sealed)
     const files = bundleFiles(clean());

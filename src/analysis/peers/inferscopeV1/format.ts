@@ -22,7 +22,7 @@ export const Row = z.looseObject({
   token_count_source: z.string().nullable().optional(),
   chunk_times_ns: z.array(NsInt).nullable().optional(),
   status: z.string(),
-  http_status: z.number().int().nullable().optional(),
+  http_status: z.number().int().min(100).max(999).nullable().optional(),
   finish_reason: z.string().nullable().optional(),
   error_code: z.string().nullable().optional(),
   phase: z.string().nullable().optional(),

@@ -2,6 +2,7 @@ import type {LoadMode} from "../../schema/config.ts";
 import type {LoadPoint} from "../../schema/manifest.ts";
 import type {EventKind, RequestRecord, SseEvent, SourceRecord, SourceRequestCounts} from "../../schema/records.ts";
 import {redactText, redactValue} from "../../redact/value.ts";
+import {boundText} from "../../util/utf8.ts";
 
 /** Seconds (float) to integer ns. */
 export const sToNs = (s: number): number => Math.round(s * 1e9);
@@ -56,7 +57,7 @@ export function requestRecord(d: RequestDraft): RequestRecord {
     salt: null,
     ...d
   };
-  if (r.errorMessage !== null) r.errorMessage = redactText(r.errorMessage);
+  if (r.errorMessage !== null) r.errorMessage = boundText(redactText(r.errorMessage));
   return r;
 }
 
