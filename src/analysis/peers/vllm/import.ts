@@ -74,8 +74,13 @@ function mapRequests(
     // a client that keeps latencies (a patched vLLM) leaves a failed request's at its default 0: unknown
     const unset = t.latencyUnset;
     const latency = t.latency;
-    const outTokens = run.output_lens?.[i] ?? null;
     const nullReasons: Record<string, string> = {};
+    // SGLang's trt client writes the requested output length as every request's output_len: not a count
+    const requested = flavor === "sglang" && run.backend === "trt";
+    const outTokens = requested ? null : (run.output_lens?.[i] ?? null);
+    if (requested && run.output_lens?.[i] != null)
+      nullReasons.completionTokens =
+        "SGLang's trt client writes the requested output length as output_len, not a count of what was generated";
     if (unset) nullReasons.tEndNs = "a failed request's latency is 0 in the file, the client's default: unknown";
     else if (latency === undefined)
       nullReasons.tEndNs =
