@@ -33,7 +33,9 @@ import {SYNTH} from "./helpers.ts";
  * i mod n of the fixture imported as it is (same outcome, usage and number of events).
  */
 const N = 150_000;
-const TIMEOUT = 120_000;
+// a limit, not a speed target (bench:import measures speed): the AIPerf import of 150,000 requests took 128 s with a
+// mutation run and two other jobs on this 2-core machine, about 4× its time alone
+const TIMEOUT = 360_000;
 
 const read = (rel: string): string => readFileSync(join(SYNTH, rel), "utf8");
 /** Fixture JSON with integers beyond 2^53 (epoch ns) kept exact as bigint, as the importers read them. */

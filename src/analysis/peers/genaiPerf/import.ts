@@ -1,7 +1,7 @@
 import type {LoadPoint} from "../../schema/manifest.ts";
 import type {RequestRecord} from "../../schema/records.ts";
 import {appendAll} from "../../util/append.ts";
-import {loadPoint, numberRecords, requestRecord, sourceRecord} from "../shared/build.ts";
+import {isoFromEpochMs, loadPoint, numberRecords, requestRecord, sourceRecord} from "../shared/build.ts";
 import {latencyOrderWarnings} from "../shared/latencyOrder.ts";
 import {minBig, requestTimeError} from "../shared/numeric.ts";
 import {isObject, jsonSafe, validate} from "../shared/parse.ts";
@@ -142,9 +142,19 @@ function mapRequest(
   };
 }
 
-function importNotes(nonStreaming: number, total: number): string[] {
+/**
+ * perf_analyzer stamps requests and responses with std::chrono::system_clock (its RequestRecord), written as ns
+ * since the Unix epoch: a time 0 from 2019 to 2099 is read as that wall time. A value far below it (a steady
+ * clock's time since boot) gives no date.
+ */
+const WALL_NS = {from: 1_546_300_800n * 1_000_000_000n, to: 4_102_444_800n * 1_000_000_000n};
+const isWallNs = (ns: bigint): boolean => ns >= WALL_NS.from && ns < WALL_NS.to;
+
+function importNotes(nonStreaming: number, total: number, wall: boolean): string[] {
   return [
-    "perf_analyzer timestamps are ns on its own clock; every response is kept with its SSE text",
+    wall
+      ? "perf_analyzer timestamps are ns since the Unix epoch (its system clock): the run's start is the first request's; every response is kept with its SSE text"
+      : "perf_analyzer timestamps are ns on its own clock; every response is kept with its SSE text",
     "GenAI-Perf counts output tokens with a client tokenizer: token metrics need a usage chunk in the stream",
     ...(nonStreaming > 0
       ? [
@@ -244,7 +254,8 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
   if (invalid.length) return {ok: false, errors: invalid};
   const lp = [...points.values()];
   const cfg = isObject(summary?.input_config) ? summary.input_config : {};
-  const notes = importNotes(nonStreaming, requests.length);
+  const wall = requests.length > 0 && isWallNs(origin);
+  const notes = importNotes(nonStreaming, requests.length, wall);
   const warnings = summaryWarnings(read.value.summaryName, summary);
   appendAll(notes, warnings);
   // a summary without its export: the load its input_config states
@@ -272,9 +283,9 @@ export function importGenaiPerf(docs: readonly Doc[]): Result<ImportedRun> {
       tool: "genai-perf",
       toolVersion: null,
       model,
-      startedAt: null,
+      startedAt: wall ? isoFromEpochMs(Number(origin / 1_000_000n)) : null,
       finishedAt: null,
-      clock: "monotonic",
+      clock: wall ? "wall" : "monotonic",
       originNs: origin.toString(),
       loadPoints: lp,
       requests: numberRecords(requests),

@@ -17,7 +17,7 @@ import {
 import {isObject} from "../shared/parse.ts";
 import {numpyStat, parseStat, type Stat} from "../shared/stats.ts";
 import {percentileCodes, statRows, type ReportedStat} from "../shared/statRows.ts";
-import {defined, successes, sumOf} from "../shared/views.ts";
+import {defined, successes} from "../shared/views.ts";
 
 /**
  * GenAI-Perf parity: each summary statistic recomputed from the export's content responses under
@@ -47,12 +47,30 @@ export function genaiPerfValues(family: Family, ok: readonly DerivedRequest[]): 
   );
 }
 
-export function recomputeGenaiPerf(family: Family, stat: Stat, requests: readonly DerivedRequest[]) {
+/**
+ * Why GenAI-Perf's token counts cannot be recomputed: it counts the generated text with its client tokenizer
+ * (`input_config.tokenizer`; llm_profile_data_parser's output token counts), which the export does not keep; a
+ * server's usage is another count (audit: usage 97.5 tokens per answer where GPT-2's tokenizer, GenAI-Perf's,
+ * gives its 100.7 exactly).
+ */
+export function tokenizerReason(tokenizer: string | null): string {
+  return `token_source: GenAI-Perf counts output tokens with its client tokenizer (${tokenizer ?? "not named in the file"}), a count the export does not keep; the server's usage is another count`;
+}
+
+/** A non-streaming request answers once: one response, no time between tokens. */
+const answeredOnce = (ok: readonly DerivedRequest[]): boolean =>
+  ok.length > 0 && ok.every((r) => contentTimes(r).length <= 1);
+
+export function recomputeGenaiPerf(
+  family: Family,
+  stat: Stat,
+  requests: readonly DerivedRequest[],
+  tokenizer: string | null = null
+) {
   const ok = successes(requests);
-  if ((family === "inter_token_latency" || family === "output_sequence_length") && ok.some((r) => r.out === null))
-    return missing(
-      "token_source: no usage chunk in the stream and GenAI-Perf's client tokenizer is not available here"
-    );
+  if (family === "inter_token_latency" && answeredOnce(ok))
+    return missing("non-streaming: each answer arrived in one response, so there is no time between tokens");
+  if (family === "inter_token_latency" || family === "output_sequence_length") return missing(tokenizerReason(tokenizer));
   return exact(numpyStat(genaiPerfValues(family, ok), stat, 0));
 }
 
@@ -93,6 +111,8 @@ export function compareGenaiPerf(input: ComparisonInput): SourceComparisonRow[] 
   const agg = aggregatesOf(source);
   const point = source.point;
   const have = requests.length > 0;
+  const config = isObject(agg.input_config) ? agg.input_config : {};
+  const tokenizer = typeof config.tokenizer === "string" && config.tokenizer !== "" ? config.tokenizer : null;
   const rows: SourceComparisonRow[] = [];
   for (const f of Object.keys(FAMILIES) as Family[]) {
     const stats = isObject(agg[f])
@@ -114,7 +134,8 @@ export function compareGenaiPerf(input: ComparisonInput): SourceComparisonRow[] 
         point,
         definition: () => `${m.definition}; numpy R-7, population std`,
         unit: () => (typeof stats.unit === "string" ? stats.unit : f === "output_sequence_length" ? "tokens" : "ms"),
-        recompute: (stat) => (have ? recomputeGenaiPerf(f, stat, requests) : missing("no profile_export.json")),
+        recompute: (stat) =>
+          have ? recomputeGenaiPerf(f, stat, requests, tokenizer) : missing("no profile_export.json"),
         canonical: (stat, unit) =>
           m.canonical === null
             ? {ref: null, codes: [], why: ""}
@@ -130,8 +151,6 @@ export function compareGenaiPerf(input: ComparisonInput): SourceComparisonRow[] 
   const lasts = requests.flatMap((r) => r.record.events.filter((e) => e[2] === "content").map((e) => e[0]));
   const sends = requests.map((r) => r.tDisp).filter((t): t is number => t !== null);
   const duration = lasts.length && sends.length ? (max(lasts)! - min(sends)!) / 1e9 : null;
-  const ok = successes(requests);
-  const sumOut = ok.every((r) => r.out !== null) ? sumOf(ok.map((r) => r.out!)) : null;
   const avg = (k: string) =>
     isObject(agg[k]) && typeof (agg[k] as Record<string, unknown>).avg === "number"
       ? ((agg[k] as Record<string, unknown>).avg as number)
@@ -156,11 +175,7 @@ export function compareGenaiPerf(input: ComparisonInput): SourceComparisonRow[] 
       definition: "Σ OSL / (max response − min request timestamp)",
       unit: "tokens/sec",
       reported: avg("output_token_throughput"),
-      recomputed: !have
-        ? missing("no profile_export.json")
-        : sumOut === null
-          ? missing("token_source: no usage chunk in the stream")
-          : derived(duration ? sumOut / duration : null, "Σ usage tokens / duration"),
+      recomputed: have ? missing(tokenizerReason(tokenizer)) : missing("no profile_export.json"),
       canonical: canonicalRun(canonical, "output_throughput_tok_s"),
       codes: ["window", "token_source"],
       why: "our window and server token counts"
