@@ -2,7 +2,8 @@ import {join, relative} from "node:path";
 
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
 import type {ExperimentPlan, ExperimentRecord, Variant, VariantRecord} from "../../src/analysis/schema/experiment.ts";
-import {redactArgs} from "../../src/analysis/redact/args.ts";
+import {credentialValues, redactArgs} from "../../src/analysis/redact/args.ts";
+import {appendAll} from "../../src/analysis/util/append.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 import {isoOf} from "../bundle/manifest.ts";
 import {shortId} from "../bundle/name.ts";
@@ -47,14 +48,32 @@ export interface ExperimentOutcome {
   leftovers: TeardownStep[];
 }
 
-/** Secrets of the plan: values of secret-named launcher environment variables and of the process env. */
-function planRedactor(plan: ExperimentPlan, env: Effects["env"]): Redactor {
+/** The argv a variant's launcher states (its own arguments and the grid's), placeholders not yet filled. */
+function launchArgv(v: Variant): string[] {
+  const l = v.spec.launcher;
+  if (l.kind === "process") return [...l.command, ...v.extraArgs];
+  if (l.kind === "docker") return [...l.run_args, ...l.args, ...v.extraArgs];
+  return [];
+}
+
+/**
+ * Secrets of the plan: values of secret-named launcher environment variables, of secret-named plan vars and of
+ * the process env, and the values after credential flags (`--api-key X`, `--hf-token=X`) in every variant's
+ * argv, with the plan's vars and {env.NAME} filled in as the launch fills them (a placeholder after a credential
+ * flag is a secret whatever its name). Scrubs the record's plan copy, its log tails and the saved server logs.
+ */
+function planSecrets(plan: ExperimentPlan, variants: readonly Variant[], env: Effects["env"]): string[] {
   const values: string[] = [];
   for (const v of plan.variants)
     if (v.launcher.kind !== "external")
       for (const [k, x] of Object.entries(v.launcher.env)) if (isSecretName(k)) values.push(x);
+  for (const [k, x] of Object.entries(plan.vars)) if (isSecretName(k)) values.push(x);
   for (const [k, x] of Object.entries(env)) if (x !== undefined && isSecretName(k)) values.push(x);
-  return createRedactor(values);
+  const vars: Record<string, string> = {...plan.vars};
+  for (const [k, x] of Object.entries(env)) if (x !== undefined) vars[`env.${k}`] = x;
+  const fill = (a: string) => a.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (m, k: string) => vars[k] ?? m);
+  for (const v of variants) appendAll(values, credentialValues(launchArgv(v).map(fill)));
+  return values;
 }
 
 /** A variant whose bundles are all sealed is done (whatever its verdict, unless --rerun-inconclusive). */
@@ -118,12 +137,13 @@ function blankRecord(v: Variant, startedAt: string): VariantRecord {
 async function runVariant(
   o: ExperimentOptions,
   v: Variant,
-  redact: Redactor,
+  secrets: readonly string[],
   stopped: () => boolean
 ): Promise<VariantRecord & {interrupted: boolean}> {
   const {fx} = o;
   const rec = blankRecord(v, isoOf(fx.clock.wallMs()));
   let server: Launched;
+  let redact: Redactor = createRedactor(secrets);
   try {
     server = await launch(o, v);
   } catch (e) {
@@ -136,6 +156,8 @@ async function runVariant(
     };
   }
   await writeState(fx, o.dir, [server.handle]);
+  // the command as launched: credential values its filled placeholders gave are secrets of its log too
+  if (server.command !== null) redact = createRedactor([...secrets, ...credentialValues(server.command)]);
   rec.command = server.command === null ? null : redactArgs(server.command).map((a) => redact(a));
   rec.baseUrl = server.baseUrl;
   let interrupted = false;
@@ -222,7 +244,8 @@ export async function runExperimentPlan(o: ExperimentOptions): Promise<Experimen
     );
   await fx.files.mkdirp(join(o.dir, "logs"));
   const leftovers = await teardownLeftovers(fx, o.dir);
-  const redact = planRedactor(plan, fx.env);
+  const secrets = planSecrets(plan, o.variants, fx.env);
+  const redact = createRedactor(secrets);
   const now = isoOf(fx.clock.wallMs());
   const record: ExperimentRecord = {
     kind: "inferscope.experiment",
@@ -249,7 +272,7 @@ export async function runExperimentPlan(o: ExperimentOptions): Promise<Experimen
         fx.log.info(`variant ${v.name}: already collected (sealed), skipped`);
         continue;
       }
-      const {interrupted: stop, ...rec} = await runVariant(o, v, redact, () => interrupted);
+      const {interrupted: stop, ...rec} = await runVariant(o, v, secrets, () => interrupted);
       record.variants[i] = rec;
       interrupted ||= stop;
       await writeRecord(fx, o.dir, record);

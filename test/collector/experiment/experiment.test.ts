@@ -95,6 +95,43 @@ describe("inferscope experiment (process launcher, fake server)", () => {
     ]);
   }, 90_000);
 
+  it("keeps credential values out of the record, its log tails and the saved logs (audit: all three held them)", async () => {
+    const dir = temp();
+    // a server that prints its argv (as vLLM and llama.cpp do) and fails: the log tail is kept in the record
+    const echo = "console.error('args: ' + process.argv.slice(1).join(' ')); process.exit(1)";
+    const plan = writePlan(dir, {
+      name: "secrets",
+      vars: {k1: "vartoken-SECRET-0001", hf_token: "hfvar-SECRET-0002"},
+      variants: [
+        {
+          name: "broken",
+          launcher: {
+            kind: "process",
+            // a literal after --api-key, a value after --hf-token=, a plain-named var after --api-key
+            command: [process.execPath, "-e", echo, "--", "--api-key", "literal-SECRET-0003"],
+            env: {}
+          },
+          grid: {auth: {a: ["--hf-token=eq-SECRET-0004", "--api-key", "{k1}", "--other", "{hf_token}"]}},
+          health: {timeout_s: 30, interval_ms: 100}
+        }
+      ]
+    });
+    const cli = spawnCli(["experiment", "--plan", plan, "--no-progress"]);
+    const {code} = await cli.exit;
+    expect(code, cli.stderr()).toBe(6);
+    const folder = join(dir, "evidence/experiments/secrets");
+    const record = readFileSync(join(folder, "experiment.json"), "utf8");
+    const log = readFileSync(join(folder, "logs/broken-auth-a.log"), "utf8");
+    // the server did print them: the log is scrubbed, not empty
+    expect(log).toMatch(/args: .*--api-key \[REDACTED:[0-9a-f]{8}\]/);
+    expect(JSON.parse(record).variants[0].logTail).toMatch(/--hf-token=\[REDACTED:[0-9a-f]{8}\]/);
+    for (const secret of ["vartoken-SECRET-0001", "hfvar-SECRET-0002", "literal-SECRET-0003", "eq-SECRET-0004"]) {
+      expect(record, secret).not.toContain(secret);
+      expect(log, secret).not.toContain(secret);
+      expect(cli.stderr(), secret).not.toContain(secret);
+    }
+  }, 60_000);
+
   it("SIGINT mid-collection: the run is sealed interrupted, the server's process group is gone, exit 130", async () => {
     const dir = temp();
     const plan = writePlan(
