@@ -5,6 +5,7 @@ import {stringify} from "yaml";
 
 import {formatProblem, parseSpecText} from "../../src/analysis/schema/configText.ts";
 import {CliError, EXIT} from "../cliError.ts";
+import {redactArgs} from "../../src/analysis/redact/args.ts";
 import {isSecretName} from "../redact.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {K8sPlan} from "../k8s/plan.ts";
@@ -12,6 +13,32 @@ import {renderK8s} from "../k8s/render.ts";
 import {barrierRequired, shardProblem} from "../run/shard.ts";
 import {readConfig} from "./collect.ts";
 import {defaultIo, type Io} from "./io.ts";
+
+/**
+ * A credential written into the run config itself, which `collect` would redact from its artifacts but the
+ * ConfigMap would carry as written: a URL's user or password, a query value under a secret name (api_key=,
+ * token=; api-version= is not one), a value after a credential flag in the launch arguments. Null when none.
+ */
+function inlineCredential(target: {base_url: string; metrics_url?: string; launch_args?: string[]}): string | null {
+  for (const key of ["base_url", "metrics_url"] as const) {
+    const u = target[key];
+    if (u === undefined) continue;
+    let p: URL;
+    try {
+      p = new URL(u);
+    } catch {
+      continue;
+    }
+    if (p.username !== "" || p.password !== "") return `target.${key} holds a user name or password`;
+    const secret = [...p.searchParams.keys()].find(isSecretName);
+    if (secret !== undefined) return `target.${key} holds a secret in its query (${secret}=)`;
+  }
+  // redactArgs marks a credential flag's value (the next argument, or after its "=") and keeps the flag
+  const args = target.launch_args ?? [];
+  const marked = redactArgs(args);
+  const at = marked.findIndex((m, i) => m !== args[i]);
+  return at === -1 ? null : `target.launch_args[${at}] holds a credential (${marked[at]})`;
+}
 
 /**
  * `k8s --plan FILE`: the ConfigMap and Indexed Job of a sharded experiment, as YAML on stdout (or --out).
@@ -42,6 +69,12 @@ export async function k8sCommand(o: {plan: string; out?: string}, io: Io, fx: Ef
       `${configPath}: target.headers.${literal} holds a secret, which would land in the ConfigMap: send it as the API key (target.api_key_env, from api_key_secret)`,
       {exitCode: EXIT.usage}
     );
+  const inline = inlineCredential(config.target);
+  if (inline !== null)
+    throw new CliError(
+      `${configPath}: ${inline}, which would land in the ConfigMap: send it as the API key (target.api_key_env, from api_key_secret) or leave it out`,
+      {exitCode: EXIT.usage}
+    );
   const apiKeyEnv = config.target.api_key_env ?? null;
   if (apiKeyEnv !== null && plan.api_key_secret === undefined)
     throw new CliError(
@@ -54,7 +87,11 @@ export async function k8sCommand(o: {plan: string; out?: string}, io: Io, fx: Ef
   const yaml = docs.map((d) => stringify(d, {lineWidth: 0})).join("---\n");
   if (o.out === undefined) io.out(yaml.trimEnd());
   else {
-    await fx.files.writeAtomic(o.out, yaml);
+    try {
+      await fx.files.writeAtomic(o.out, yaml);
+    } catch (e) {
+      throw new CliError(`cannot write ${o.out}: ${(e as Error).message}`, {exitCode: EXIT.writeFailed, cause: e});
+    }
     io.err.info(
       `wrote ${o.out}: ConfigMap ${plan.name}-config, Job ${plan.name} (${plan.shards} shards from ${startAt})`
     );

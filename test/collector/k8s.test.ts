@@ -119,6 +119,43 @@ describe("inferscope k8s (issue 17)", () => {
     expect(a.code).toBe(2);
     expect(a.stderr).toContain("target.headers.authorization holds a secret, which would land in the ConfigMap");
     expect(a.stdout).not.toContain(KEY);
+    // credentials written in the URLs or the launch arguments would be copied as written (collect redacts them)
+    const inline: [string, Record<string, unknown>, string][] = [
+      [
+        "userinfo",
+        {base_url: server.url.replace("http://", "http://u:pw-INLINE-0001@")},
+        "target.base_url holds a user name or password"
+      ],
+      [
+        "query",
+        {base_url: `${server.url}?api_key=q-INLINE-0002`},
+        "target.base_url holds a secret in its query (api_key=)"
+      ],
+      [
+        "metrics",
+        {metrics_url: "http://127.0.0.1:9/metrics?token=m-INLINE-0003"},
+        "target.metrics_url holds a secret in its query (token=)"
+      ],
+      [
+        "args",
+        {launch_args: ["--port", "8000", "--api-key", "la-INLINE-0004"]},
+        "target.launch_args[3] holds a credential ([REDACTED])"
+      ]
+    ];
+    for (const [name, over, said] of inline) {
+      const r = await run(["k8s", "--plan", plan(name, {}, runConfig({target: {...runConfig().target, ...over}}))]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toContain(`${said}, which would land in the ConfigMap`);
+      expect(r.stdout + r.stderr, name).not.toMatch(/INLINE-000/);
+    }
+    // a query value under a name that is not a secret's (Azure's api-version) is a setting, kept
+    const azure = runConfig({target: {...runConfig().target, base_url: `${server.url}?api-version=2024-06-01`}});
+    expect((await run(["k8s", "--plan", plan("azure", {}, azure)])).code).toBe(0);
+    // an output it cannot write: exit 5 and one line (a stack trace before)
+    const out = await run(["k8s", "--plan", plan("out"), "--out", t.dir]);
+    expect(out.code).toBe(5);
+    expect(out.stderr).toMatch(/cannot write .*: EISDIR/);
+    expect(out.stderr).not.toMatch(/\n\s+at /);
     const b = await run(["k8s", "--plan", plan("nosecret", {api_key_secret: undefined})]);
     expect(b.code).toBe(2);
     expect(b.stderr).toContain("reads its API key from $LLM_API_KEY: name the Secret");
