@@ -10,7 +10,7 @@ import {fsBundle} from "../../src/io/fsBundle.ts";
 import {readHardwareData} from "../../src/io/hardware.ts";
 import {unknownHardwareIds} from "../../src/analysis/hardware/index.ts";
 import {RecoverError, SealWriteError, sealCrashedBundle} from "../bundle/recover.ts";
-import {signBundle} from "./sign.ts";
+import {checkSigningKey, signBundle} from "./sign.ts";
 import {suiteOptions} from "../cases/plan.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {ConfigError, parseRunConfig, type ConfigCheck} from "../config/load.ts";
@@ -165,8 +165,7 @@ export async function collectCommand(
     throw new CliError("--sign KEY needs --signer NAME (the name allowed_signers gives the key)", {
       exitCode: EXIT.usage
     });
-  if (o.sign !== undefined && !(await fx.files.exists(o.sign)))
-    throw new CliError(`--sign: the key file ${o.sign} does not exist`, {exitCode: EXIT.usage});
+  if (o.sign !== undefined) await checkSigningKey(fx, o.sign);
   let config = await readConfig(fx, o.config);
   if (o.suites !== undefined)
     config = {

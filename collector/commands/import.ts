@@ -28,6 +28,7 @@ import {
   type ImportedRun,
   type PeerTool
 } from "../../src/analysis/index.ts";
+import {redactText} from "../../src/analysis/redact/value.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
 import {sealBundle} from "../bundle/seal.ts";
@@ -138,8 +139,9 @@ export async function writeImportedBundle(
       startedAtFallback: fallback,
       ...(declared ? {declared} : {})
     });
+    // a pasted clone URL often carries a token: the note is scrubbed as an imported error text is
     if (note && manifest.provenance.kind === "imported")
-      manifest.provenance.note = [note, manifest.provenance.note].filter(Boolean).join("; ");
+      manifest.provenance.note = [redactText(note), manifest.provenance.note].filter(Boolean).join("; ");
     await sealBundle(tmp, manifest, files);
     renameSync(tmp, final);
     return final;

@@ -1,6 +1,6 @@
 import type {Command} from "commander";
 
-import {generateSigningKey, SIGNATURE_FILE, signManifest} from "../../src/io/signature.ts";
+import {generateSigningKey, SIGNATURE_FILE, signingKey, signManifest} from "../../src/io/signature.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {defaultIo, type Io} from "./io.ts";
@@ -23,6 +23,28 @@ export async function keygenCommand(o: {out?: string; name?: string}, io: Io, fx
   }
   io.err.info(`wrote the private key ${o.out} (keep it secret); add this line to evidence/allowed_signers:`);
   io.out(signersLine);
+}
+
+/**
+ * Reads and checks a signing key before anything is run (`collect --sign`): a file that is not an Ed25519
+ * private key would otherwise be found only after the whole run, its bundle sealed unsigned.
+ */
+export async function checkSigningKey(fx: Pick<Effects, "files">, keyPath: string): Promise<void> {
+  let pem: string;
+  try {
+    pem = (await fx.files.readFile(keyPath)).toString("utf8");
+  } catch (e) {
+    throw new CliError(`--sign: cannot read the signing key ${keyPath}: ${(e as Error).message}`, {
+      exitCode: EXIT.usage
+    });
+  }
+  try {
+    signingKey(pem);
+  } catch (e) {
+    throw new CliError(`--sign: ${keyPath} is not a usable signing key: ${(e as Error).message}`, {
+      exitCode: EXIT.usage
+    });
+  }
 }
 
 /** Signs a sealed bundle's manifest with a private key file (PEM). */

@@ -39,11 +39,17 @@ export function generateSigningKey(name: string): {privatePem: string; signersLi
   };
 }
 
-/** The signature record of manifest bytes. */
-export function signManifest(manifest: Buffer, privatePem: string, signer: string, nowIso: string): SignatureRecord {
+/** The Ed25519 private key of a PEM text; throws (with why) on anything else. */
+export function signingKey(privatePem: string): KeyObject {
   const key = createPrivateKey(privatePem);
   if (key.asymmetricKeyType !== "ed25519")
     throw new Error(`the signing key must be Ed25519, got ${key.asymmetricKeyType ?? "an unknown type"}`);
+  return key;
+}
+
+/** The signature record of manifest bytes. */
+export function signManifest(manifest: Buffer, privatePem: string, signer: string, nowIso: string): SignatureRecord {
+  const key = signingKey(privatePem);
   return {
     version: 1,
     algorithm: "ed25519",

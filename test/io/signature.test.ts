@@ -1,5 +1,5 @@
 import {createHash} from "node:crypto";
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 
@@ -75,6 +75,22 @@ describe("keygen, sign and verify on a bundle", () => {
     root = mkdtempSync(join(tmpdir(), "inferscope-sign-"));
   });
   afterAll(() => rmSync(root, {recursive: true, force: true}));
+
+  it("collect --sign checks the key before anything runs: a file that is no Ed25519 key is exit 2, nothing written", async () => {
+    const bad = join(root, "not-a-key.pem");
+    writeFileSync(bad, "not a key\n");
+    const out = join(root, "never");
+    // the config names an address nothing listens on: a collect that got past the key would fail on it (exit 3)
+    const config = join(root, "sign-run.yaml");
+    writeFileSync(
+      config,
+      "target: {base_url: 'http://127.0.0.1:9/v1', model: m}\nload: {mode: concurrency, values: [1], requests: 5}\n"
+    );
+    const c = spawnCli(["collect", "--config", config, "--out", out, "--sign", bad, "--signer", "ci", "--no-progress"]);
+    expect((await c.exit).code, c.stderr()).toBe(2);
+    expect(c.stderr()).toMatch(/--sign: .*not-a-key\.pem is not a usable signing key/);
+    expect(existsSync(out)).toBe(false);
+  });
 
   it("sign writes manifest.sig; verify holds it against allowed_signers beside the evidence, and fails an edit", async () => {
     const evidence = join(root, "evidence");

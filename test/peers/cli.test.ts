@@ -28,6 +28,22 @@ function memoryIo(): Io & {lines: string[]; errs: string[]} {
 }
 
 describe("inferscope import", () => {
+  it("scrubs a credential from the provenance note (a pasted clone URL with a token)", async () => {
+    const out = join(root, "note");
+    const file = join(SYNTH, "guidellm/benchmarks.json");
+    const note = "https://user:ghp_NOTESECRET0001@github.com/x/y @ 1234abc, path results/b.json";
+    const dir = await importCommand("auto", [file], {out, note}, memoryIo());
+    const text = readFileSync(join(dir, "manifest.json"), "utf8");
+    expect(text).not.toContain("NOTESECRET");
+    const manifest = Manifest.parse(JSON.parse(text));
+    // the rest of the note stays: where the file came from
+    if (manifest.provenance.kind === "imported")
+      expect(manifest.provenance.note).toMatch(
+        /^https:\/\/\[REDACTED\]@github\.com\/x\/y @ 1234abc, path results\/b\.json/
+      );
+    expect(manifest.provenance.kind).toBe("imported");
+  });
+
   it("writes a sealed bundle that verifies, with provenance and the source's aggregates verbatim", async () => {
     const out = join(root, "ok");
     const io = memoryIo();
