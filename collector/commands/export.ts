@@ -3,14 +3,14 @@
  * tools read. Recomputed from the bundle like every view; every text goes through the redactor of the
  * secrets this process knows (secret-named environment values), as every other artifact does.
  */
-import {statSync} from "node:fs";
+import {existsSync, statSync} from "node:fs";
 import {join} from "node:path";
 
 import type {Command} from "commander";
 
 import pkg from "../../package.json" with {type: "json"};
 
-import {llmdReports, metricsCsv, readAndAnalyze, requestsCsv} from "../../src/analysis/index.ts";
+import {FILE_NAMES, llmdReports, metricsCsv, readAndAnalyze, requestsCsv} from "../../src/analysis/index.ts";
 import {fsBundle} from "../../src/io/fsBundle.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {mkdirpSync, writeFileAtomic} from "../effects.ts";
@@ -40,6 +40,11 @@ export async function exportCommand(dir: string, o: ExportOptions, io: Io, env =
     // not there
   }
   if (!isDir) throw new CliError(`not a bundle folder: ${dir}`, {exitCode: EXIT.usage});
+  // an export is a hand-off to other tools: empty CSVs from a folder that is no bundle would read as "no requests"
+  if (!existsSync(join(dir, FILE_NAMES.manifest)) && !existsSync(join(dir, FILE_NAMES.requests)))
+    throw new CliError(`not a bundle folder: ${dir} holds no ${FILE_NAMES.manifest} and no ${FILE_NAMES.requests}`, {
+      exitCode: EXIT.usage
+    });
   if (o.format === "csv" && !o.out)
     throw new CliError("--format csv writes two files (requests.csv, metrics.csv): give --out <folder>", {
       exitCode: EXIT.usage

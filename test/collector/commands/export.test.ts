@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync, rmSync} from "node:fs";
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 
@@ -109,5 +109,12 @@ describe("inferscope export", () => {
       /not a bundle folder/
     );
     expect((await fail(exportCommand(BUNDLE, {format: "csv"}, io().io, {})))?.message).toMatch(/give --out/);
+    // an empty folder is no bundle: refused, not exported as header-only CSVs with exit 0
+    const empty = join(root, "empty");
+    mkdirSync(empty, {recursive: true});
+    const e2 = await fail(exportCommand(empty, {format: "csv", out: join(root, "x")}, io().io, {}));
+    expect(e2?.exitCode).toBe(EXIT.usage);
+    expect(e2?.message).toBe(`not a bundle folder: ${empty} holds no manifest.json and no requests.jsonl`);
+    expect(existsSync(join(root, "x"))).toBe(false);
   });
 });
