@@ -234,3 +234,18 @@ describe("AIPerf records, GenAI-Perf and InferScope v1 requests: the same rule f
     ]);
   });
 });
+
+describe("a name given twice in one object (audit: the last value won without a word)", () => {
+  it("is refused at its line, in a JSON document and in a JSON Lines file", () => {
+    // "completed" written twice, 999 first: a reader keeps one of them and loses the other
+    const doc = JSON.stringify(vllm(), null, 2).replace("{\n", '{\n  "completed": 999,\n');
+    const line = doc.split("\n").findIndex((l, i) => i > 1 && l.startsWith('  "completed"')) + 1;
+    expect(errorsOf("vllm", "v.json", doc)).toEqual([
+      `v.json: line ${line} column 3: expected each name once per object: "$.completed" is given twice (a reader would keep one value and lose the other)`
+    ]);
+    const lines = `${json(vllm())}\n${json(vllm()).replace("{", '{"duration":1,')}\n`;
+    expect(errorsOf("sglang", "s.jsonl", lines).join("\n")).toMatch(
+      /s\.jsonl: line 2: expected each name once per object: "\$\.duration" is given twice/
+    );
+  });
+});
