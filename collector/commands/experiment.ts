@@ -3,10 +3,11 @@ import {dirname, isAbsolute, join, resolve} from "node:path";
 import type {Command} from "commander";
 
 import {analyzeBundle} from "../../src/analysis/index.ts";
-import {formatProblem, parseSpecText} from "../../src/analysis/schema/configText.ts";
+import {formatProblem, parseSpecText, type Locate} from "../../src/analysis/schema/configText.ts";
 import {
   expandVariants,
   ExperimentPlanSpec,
+  fillTemplate,
   type ExperimentPlan,
   type Variant
 } from "../../src/analysis/schema/experiment.ts";
@@ -25,6 +26,54 @@ export interface ExperimentCliOptions {
   resume?: boolean;
   rerunInconclusive?: boolean;
   progress?: boolean;
+}
+
+/** The names a launch fills in besides the plan's vars and {env.NAME} (launch/process.ts, launch/docker.ts). */
+const LAUNCH_VARS = {process: ["port", "host", "variant"], docker: ["port", "host_port", "host", "variant"]} as const;
+
+/**
+ * What a launch would fail on that the plan already shows: a placeholder no launch fills, an {env.NAME} that is
+ * not set, an external server URL that is not one. Checked before anything starts (each was found only when its
+ * variant launched, after the variants before it had run, with a record written): ":line:col: why", or null.
+ */
+function launchProblem(
+  plan: ExperimentPlan,
+  variants: readonly Variant[],
+  env: Effects["env"],
+  locate: Locate
+): string | null {
+  const at = (path: (string | number)[]) => {
+    const p = locate(path);
+    return p.line === null ? ": " : `:${p.line}:${p.column}: `;
+  };
+  for (const v of variants) {
+    const l = v.spec.launcher;
+    const vi = plan.variants.indexOf(v.spec);
+    if (l.kind === "external") {
+      if (!URL.canParse(l.base_url) || !/^https?:$/.test(new URL(l.base_url).protocol))
+        return `${at(["variants", vi, "launcher", "base_url"])}launcher.base_url: expected an http(s) URL, got "${l.base_url}"`;
+      continue;
+    }
+    const vars: Record<string, string> = {...plan.vars};
+    for (const k of LAUNCH_VARS[l.kind]) vars[k] = k;
+    for (const [k, x] of Object.entries(env)) if (x !== undefined) vars[`env.${k}`] = x;
+    const key = l.kind === "process" ? "command" : "args";
+    const own = l.kind === "process" ? l.command : l.args;
+    const argv = [...own, ...v.extraArgs];
+    for (const [i, a] of argv.entries())
+      try {
+        fillTemplate(a, vars, `variant ${v.name}: launcher.${key}[${i}]`);
+      } catch (e) {
+        return `${i < own.length ? at(["variants", vi, "launcher", key, i]) : ": "}${(e as Error).message}`;
+      }
+    for (const [k, x] of Object.entries(l.env))
+      try {
+        fillTemplate(x, vars, `variant ${v.name}: launcher.env.${k}`);
+      } catch (e) {
+        return `${at(["variants", vi, "launcher", "env", k])}${(e as Error).message}`;
+      }
+  }
+  return null;
 }
 
 /** Reads the plan and everything it names; every problem is exit 2 with file:line. */
@@ -48,6 +97,8 @@ async function readPlan(
   } catch (e) {
     throw new CliError(`invalid plan ${file}: ${(e as Error).message}`, {exitCode: EXIT.usage});
   }
+  const unfilled = launchProblem(plan, variants, fx.env, parsed.locate);
+  if (unfilled !== null) throw new CliError(`invalid plan ${file}${unfilled}`, {exitCode: EXIT.usage});
   const planDir = dirname(resolve(file));
   const runs: PlanRun[] = [];
   for (const run of plan.runs) {

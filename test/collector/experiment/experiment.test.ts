@@ -239,7 +239,33 @@ describe("inferscope experiment (process launcher, fake server)", () => {
     const cli = spawnCli(["experiment", "--plan", plan]);
     expect((await cli.exit).code).toBe(2);
     expect(cli.stderr()).toMatch(/plan\.yaml:\d+:\d+: variants\[0\]\.colour: unknown key "colour"/);
-  }, 30_000);
+    // what a launch would fail on is a plan error before anything starts: no record, no server, exit 2
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      [
+        "placeholder",
+        {kind: "process", command: [process.execPath, "-e", "", "{prot}"]},
+        /plan\.yaml:\d+:\d+: variant a: launcher\.command\[3\]: unknown placeholder \{prot\} \(known: host, port, variant\)/
+      ],
+      [
+        "env",
+        {kind: "process", command: [process.execPath, "{env.INFERSCOPE_NO_SUCH_VAR}"]},
+        /variant a: launcher\.command\[1\]: \{env\.INFERSCOPE_NO_SUCH_VAR\}: the environment variable INFERSCOPE_NO_SUCH_VAR is not set/
+      ],
+      [
+        "url",
+        {kind: "external", base_url: "not a url"},
+        /launcher\.base_url: expected an http\(s\) URL, got "not a url"/
+      ]
+    ];
+    for (const [name, launcher, said] of cases) {
+      const d = temp();
+      const p = writePlan(d, {name, variants: [{name: "a", launcher}]});
+      const c = spawnCli(["experiment", "--plan", p]);
+      expect((await c.exit).code, name).toBe(2);
+      expect(c.stderr(), name).toMatch(said);
+      expect(existsSync(join(d, "evidence")), name).toBe(false);
+    }
+  }, 60_000);
 
   it("--resume skips a sealed INCONCLUSIVE variant; --rerun-inconclusive runs it again", async () => {
     const dir = temp();
