@@ -249,3 +249,15 @@ describe("a name given twice in one object (audit: the last value won without a 
     );
   });
 });
+
+describe("a tool's CSV export (audit: refused as 'expected valid JSON (unexpected token M)')", () => {
+  it("is refused as a CSV, naming the JSON files to import instead", () => {
+    // the first lines of GenAI-Perf's profile_export_genai_perf.csv
+    const csv = 'Metric,avg,min,max,p99,p95,p90,p75,p50,p25\nRequest Latency (ms),"2,235.71",966.52\n';
+    const [e] = errorsOf("genai-perf", "profile_export_genai_perf.csv", csv);
+    expect(e).toMatch(/^profile_export_genai_perf\.csv: \$: expected a JSON or YAML result file, got CSV/);
+    expect(e).toContain("GenAI-Perf: profile_export.json and profile_export_genai_perf.json");
+    // a file named .csv that holds JSON is read as what it holds
+    expect(errorsOf("vllm", "v.csv", json(vllm()))).toEqual([]);
+  });
+});

@@ -51,7 +51,10 @@ export const zhPeerReasons: readonly Phrase[] = [
   {en: "their TPOT includes TTFT (a legacy name)", zh: "对方的 TPOT 包含 TTFT（沿用旧名）"},
   {en: "our tpot_ms excludes the first token and is request-weighted", zh: "我们的 tpot_ms 不含首 token，且按请求加权"},
   {en: "ours divides output tokens by the time to the last token", zh: "我们用输出 token 除以到最后一个 token 的时间"},
-  {en: "theirs SSE chunks by the time to the end of the stream", zh: "对方用 SSE 块数除以到流结束的时间"},
+  {
+    en: "theirs its count (chunks before 2024-04) by the time to the end of the stream",
+    zh: "对方用其计数（2024-04 之前为块数）除以到流结束的时间"
+  },
   {en: "mean latency ≥ mean of (ttft + Σ chunk gaps)", zh: "平均时延 ≥ (ttft + Σ 块间隔) 的均值"},
   {en: "latency unknown per request", zh: "逐请求时延未知"},
   {
@@ -95,8 +98,8 @@ export const zhPeerReasons: readonly Phrase[] = [
     zh: "Σ 到下一个 token 的时间（从 TTFT 开始）/ 输出 token，s——包含 TTFT"
   },
   {
-    en: "SSE chunks received (tokens_received, not tokens) / end-to-end latency",
-    zh: "收到的 SSE 块数（tokens_received，并非 token）/ 端到端时延"
+    en: "tokens received / end-to-end latency: SSE chunks before ray-project/llmperf afd137a (2024-04), its tokenizer's output tokens since",
+    zh: "收到的 token 数 / 端到端时延：ray-project/llmperf afd137a（2024-04）之前为 SSE 块数，之后为其分词器计的输出 token 数"
   },
   {
     en: "first response with content (reasoning included) − request start",

@@ -117,8 +117,10 @@ export function importLlmperf(docs: readonly Doc[]): Result<ImportedRun> {
             individualFile: individual?.file ?? null,
             summaryFile: summary?.file ?? null,
             requests: requests.length,
-            // LLMPerf's per-request throughput counts SSE chunks received (tokens_received), not tokens;
-            // the count is not stored but is exactly throughput × latency (an integer).
+            // LLMPerf's per-request throughput divides what it counted by the latency: SSE chunks received
+            // before ray-project/llmperf afd137a (2024-04), its tokenizer's output tokens since (the audit's
+            // 2024-09 and 2025-04 files: throughput × latency = number_output_tokens for 178 of 178 requests).
+            // The count is not stored but is exactly throughput × latency (an integer).
             chunksReceived: (individual?.rows ?? []).map((r) =>
               r.request_output_throughput_token_per_s != null && r.end_to_end_latency_s != null
                 ? Math.round(r.request_output_throughput_token_per_s * r.end_to_end_latency_s)

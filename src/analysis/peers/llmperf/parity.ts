@@ -85,10 +85,11 @@ const MAPPING: Record<Metric, {definition: string; canonical: string; codes: Rea
     why: "their ITL includes TTFT (≈ e2e/out); our tpot_ms = (e2e − ttft)/(out − 1) excludes it"
   },
   request_output_throughput_token_per_s: {
-    definition: "SSE chunks received (tokens_received, not tokens) / end-to-end latency",
+    definition:
+      "tokens received / end-to-end latency: SSE chunks before ray-project/llmperf afd137a (2024-04), its tokenizer's output tokens since",
     canonical: "e2e_output_tok_s",
     codes: ["definition", "end_of_request"],
-    why: "ours divides output tokens by the time to the last token; theirs SSE chunks by the time to the end of the stream"
+    why: "ours divides output tokens by the time to the last token; theirs its count (chunks before 2024-04) by the time to the end of the stream"
   },
   number_input_tokens: {
     definition: "prompt tokens (LLMPerf's Llama tokenizer)",
