@@ -5,6 +5,7 @@ import type {z} from "zod";
 import {appendAll} from "../../util/append.ts";
 import {jsonLines} from "../../util/jsonLines.ts";
 import {expectation, jsonPath} from "../../util/zodIssues.ts";
+import {csvExportError} from "./csvExport.ts";
 import {lineColumn, MAX_JSON_DEPTH, scanJson, shownValue} from "./jsonScan.ts";
 import type {Doc, PeerError, PeerFile, Result} from "./types.ts";
 
@@ -213,10 +214,6 @@ function originalOffset(offset: number, shifts: readonly {at: number; by: number
   return offset + by;
 }
 
-/** What to import instead of a tool's CSV export. */
-const CSV_INSTEAD =
-  "GenAI-Perf: profile_export.json and profile_export_genai_perf.json; AIPerf: profile_export.jsonl and profile_export_aiperf.json";
-
 /** Bad lines reported one by one per file; the rest are counted. */
 const MAX_LINE_ERRORS = 10;
 
@@ -275,18 +272,8 @@ export function parseDoc(file: PeerFile): Result<Doc> {
   const binary = binaryAt(text);
   if (binary >= 0) return {ok: false, errors: [{file: name, path: lineColumn(text, binary), expected: BINARY}]};
   if (/\.ya?ml$/i.test(name)) return parseYamlDoc(name, text);
-  // a CSV is no tool's full result: GenAI-Perf's and AIPerf's CSV exports hold rounded aggregates of their JSON
-  if (/\.csv$/i.test(name) && !/^\s*[[{]/.test(text))
-    return {
-      ok: false,
-      errors: [
-        {
-          file: name,
-          path: "$",
-          expected: `a JSON or YAML result file, got CSV: the CSV exports hold rounded aggregates of the JSON ones (${CSV_INSTEAD})`
-        }
-      ]
-    };
+  const csv = csvExportError(name, text);
+  if (csv !== null) return {ok: false, errors: [csv]};
   if (text.trim() === "")
     return {ok: false, errors: [{file: name, path: "$", expected: "a JSON document, got an empty file"}]};
   let whole: Error;
