@@ -70,7 +70,8 @@ export function recomputeGenaiPerf(
   const ok = successes(requests);
   if (family === "inter_token_latency" && answeredOnce(ok))
     return missing("non-streaming: each answer arrived in one response, so there is no time between tokens");
-  if (family === "inter_token_latency" || family === "output_sequence_length") return missing(tokenizerReason(tokenizer));
+  if (family === "inter_token_latency" || family === "output_sequence_length")
+    return missing(tokenizerReason(tokenizer));
   return exact(numpyStat(genaiPerfValues(family, ok), stat, 0));
 }
 
