@@ -6,6 +6,7 @@ import {stringify} from "yaml";
 import {formatProblem, parseSpecText} from "../../src/analysis/schema/configText.ts";
 import {CliError, EXIT} from "../cliError.ts";
 import {redactArgs} from "../../src/analysis/redact/args.ts";
+import {START_AT_WINDOW_MS} from "../../src/analysis/schema/shard.ts";
 import {isSecretName} from "../redact.ts";
 import {defaultEffects, type Effects} from "../effects.ts";
 import {K8sPlan} from "../k8s/plan.ts";
@@ -81,7 +82,19 @@ export async function k8sCommand(o: {plan: string; out?: string}, io: Io, fx: Ef
       `${configPath} reads its API key from $${apiKeyEnv}: name the Secret that holds it (api_key_secret: {name, key})`,
       {exitCode: EXIT.usage}
     );
-  const startAt = plan.start_at ?? new Date(fx.clock.wallMs() + plan.start_delay_s! * 1000).toISOString();
+  const now = fx.clock.wallMs();
+  if (plan.start_at !== undefined) {
+    // every pod checks its start against the window (collect --start-at): one it would refuse is refused here
+    const ms = Date.parse(plan.start_at);
+    const at = parsed.locate(["start_at"]);
+    const where = at.line === null ? o.plan : `${o.plan}:${at.line}:${at.column}`;
+    if (ms <= now || ms - now > START_AT_WINDOW_MS)
+      throw new CliError(
+        `${where}: start_at: ${plan.start_at} is ${ms <= now ? "already past" : `more than ${START_AT_WINDOW_MS / 3_600_000} h away`} (now ${new Date(now).toISOString()}): every shard would refuse it`,
+        {exitCode: EXIT.usage}
+      );
+  }
+  const startAt = plan.start_at ?? new Date(now + plan.start_delay_s! * 1000).toISOString();
   const configText = (await fx.files.readFile(configPath)).toString("utf8");
   const docs = renderK8s({plan, configText, apiKeyEnv, startAt});
   const yaml = docs.map((d) => stringify(d, {lineWidth: 0})).join("---\n");

@@ -11,7 +11,13 @@ const DnsLabel = z
   .regex(/^[a-z0-9]([-a-z0-9]{0,40}[a-z0-9])?$/, "expected a DNS label: lowercase letters, digits, '-', at most 42")
   .describe("Kubernetes name (DNS label)");
 const Quantity = z.union([
-  z.string().regex(/^[0-9.]+[a-zA-Z]*$/, "expected a Kubernetes quantity (2, 500m, 2Gi)"),
+  // Kubernetes' quantity: a decimal number with one optional suffix (binary Ki…Ei, decimal n…E, or an exponent)
+  z
+    .string()
+    .regex(
+      /^(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][-+]?\d+)?$/,
+      "expected a Kubernetes quantity (2, 0.5, 500m, 2Gi)"
+    ),
   z.number().positive()
 ]);
 

@@ -156,6 +156,22 @@ describe("inferscope k8s (issue 17)", () => {
     expect(out.code).toBe(5);
     expect(out.stderr).toMatch(/cannot write .*: EISDIR/);
     expect(out.stderr).not.toMatch(/\n\s+at /);
+    // a start every pod would refuse (collect --start-at: within 24 h of now) is refused when rendering
+    const past = await run([
+      "k8s",
+      "--plan",
+      plan("past", {start_delay_s: undefined, start_at: "2020-01-01T00:00:00Z"})
+    ]);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/past-plan\.yaml:\d+:\d+: start_at: 2020-01-01T00:00:00Z is already past/);
+    // quantities Kubernetes would reject
+    for (const cpu of ["...", "2Bogus", "1.2.3"]) {
+      const q = await run(["k8s", "--plan", plan("qty", {resources: {cpu, memory: "2Gi"}})]);
+      expect(q.code, cpu).toBe(2);
+      expect(q.stderr, cpu).toContain("expected a Kubernetes quantity");
+    }
+    for (const cpu of ["500m", "0.5", "2", "1e3"])
+      expect((await run(["k8s", "--plan", plan("qty-ok", {resources: {cpu, memory: "512Mi"}})])).code, cpu).toBe(0);
     const b = await run(["k8s", "--plan", plan("nosecret", {api_key_secret: undefined})]);
     expect(b.code).toBe(2);
     expect(b.stderr).toContain("reads its API key from $LLM_API_KEY: name the Secret");
