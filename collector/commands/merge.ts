@@ -36,6 +36,12 @@ export async function mergeCommand(
   io: Io,
   fx: Effects = defaultEffects()
 ): Promise<string> {
+  // an input that is not a folder is a usage error, found before the merge reads into it (ENOTDIR read as exit 5)
+  for (const d of dirs) {
+    const kind = await fx.files.entryKind(d).catch(() => null);
+    if (kind === "file" || kind === "other")
+      throw new CliError(`merge: ${d} is a ${kind}, not a sealed shard bundle folder`, {exitCode: EXIT.usage});
+  }
   let merged: Awaited<ReturnType<typeof mergeShards>>;
   try {
     merged = await mergeShards(fx, dirs, o.out ?? "evidence", shardIntegrity);

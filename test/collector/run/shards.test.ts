@@ -183,6 +183,11 @@ describe("one experiment, 1 shard and 4 shards (issue 17)", () => {
     const twice = await run(["merge", ...shardDirs, shardDirs[1]!, "--out", join(t.dir, "bad")]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain(`shard 1 given twice: ${shardDirs[1]} and ${shardDirs[1]}`);
+    // a file given as a shard is a usage error (it was exit 5, "cannot write the merged bundle")
+    const file = join(shardDirs[0]!, "manifest.json");
+    const notDir = await run(["merge", file, ...shardDirs.slice(1), "--out", join(t.dir, "bad")]);
+    expect(notDir.code).toBe(2);
+    expect(notDir.stderr).toContain(`merge: ${file} is a file, not a sealed shard bundle folder`);
   }, 60_000);
 
   it("refuses a hand-altered shard, naming the file and line, and leaves no half-written bundle", async () => {
