@@ -189,12 +189,9 @@ export function parseJsonExact(text: string): unknown {
   }
 }
 
-/**
- * parseJsonExact that refuses a name given twice in one object: JSON.parse keeps the last value without a word, so
- * a result file saying `"completed": 999` and `"completed": 7` would import as 7 with the other lost. The strict
- * reader (jsonCheck.ts) costs about a tenth of an exact parse of a file with epoch-ns integers.
- */
 class RepeatedNameError extends JsonTextError {}
+
+/** parseJsonExact refusing a name given twice in one object (JSON.parse keeps the last value without a word). */
 
 function parseJsonOnce(text: string): unknown {
   const value = parseJsonExact(text);
