@@ -31,7 +31,17 @@ describe("vLLM save-result", () => {
     const {run, report} = await importAndAnalyze("vllm", [f("vllm/vllm-2024-aggregates-only.json")]);
     expect(run.requests).toEqual([]);
     const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2024-aggregates-only.json")]));
-    expect(r.exact).toBe(0);
+    // nothing recomputed from requests; the two rates checked against the file's own totals: 6 completed / 1.5 s
+    // = 4 req/s, 86 output tokens / 1.5 s = 57.33 tok/s, as the file says (no finding)
+    expect(r.exact).toBe(2);
+    const rate = (m: string) => report.source_comparison!.find((x) => x.metric === m)!;
+    expect(rate("request_throughput")).toMatchObject({recomputed: 4, recomputed_status: "derived", finding: false});
+    expect(rate("output_throughput").recomputed).toBeCloseTo(86 / 1.5, 12);
+    expect(rate("output_throughput").finding).toBe(false);
+    // a rate its own counts contradict (5 req/s for 6 requests in 1.5 s) is a finding
+    const edited = JSON.stringify({...json("vllm/vllm-2024-aggregates-only.json"), request_throughput: 5});
+    const bad = await importAndAnalyzeTexts("vllm", [{name: "edited.json", text: edited}]);
+    expect(bad.report.source_comparison!.find((x) => x.metric === "request_throughput")!.finding).toBe(true);
     expect(report.load_points[0]!.n).toBe(0);
     // their completed count stands beside an unknown of ours (no request records), never beside a 0
     const completed = report.source_comparison!.find((x) => x.metric === "completed")!;
@@ -93,7 +103,16 @@ describe("vLLM save-result", () => {
     const r = checkAgainstFile(report, vllmLikeExpected([json("vllm/vllm-2025-latencies-only.json")]));
     const exact = report.source_comparison!.filter((x) => x.recomputed_status === "exact").map((x) => x.metric);
     expect(exact.every((m) => m.endsWith("_e2el_ms"))).toBe(true);
-    expect(r.exact).toBe(6);
+    // 6 latency statistics, and the request and output rates checked against the file's own totals
+    expect(r.exact).toBe(8);
+    // worked from the file: 7 / 0.396687 s, 76 / 0.396687 s and (283 + 76) / 0.396687 s, each as the file states it
+    const row = (m: string) => report.source_comparison!.find((x) => x.metric === m)!;
+    const duration = 0.3966869999999949;
+    expect(row("request_throughput").recomputed).toBeCloseTo(7 / duration, 9);
+    expect(row("output_throughput").recomputed).toBeCloseTo(76 / duration, 9);
+    expect(row("total_token_throughput")).toMatchObject({reported: 904.9956262746311, recomputed_status: "derived"});
+    expect(row("total_token_throughput").recomputed).toBeCloseTo(359 / duration, 9);
+    expect(report.source_comparison!.filter((x) => x.finding)).toEqual([]);
   });
 
   it("--append-result JSON Lines: one load point per run", async () => {

@@ -20,6 +20,7 @@ import {successes, sumOf} from "../shared/views.ts";
 import {statsOf, VLLM_CHAT_TTFT_CAVEAT, type Family, type Flavor} from "./format.ts";
 import {outputKey, sglangRetokenizedGap, vllmMaybeChatRun, type RetokenizedGap} from "./condition.ts";
 import {completedByTool, recomputeVllmStat} from "./recompute.ts";
+import {fromTotals, NO_ARRAYS, num, totalTokenRow} from "./totals.ts";
 
 export {recomputeVllmStat} from "./recompute.ts";
 
@@ -68,8 +69,6 @@ const MAPPING: Record<Family, {canonical: string; codes: ReasonCode[]; why: stri
   }
 };
 
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-
 /** What every row of one vLLM or SGLang run is computed from. */
 interface Run {
   point: string | null;
@@ -88,8 +87,6 @@ interface Run {
   /** SGLang's token total against its re-tokenized count, where they disagree (null otherwise). */
   tokenGap: RetokenizedGap | null;
 }
-
-const NO_ARRAYS = "no per-request arrays in the file";
 
 /**
  * The answers the tool counted completed and InferScope does not (no token, no error): why a row of ours that
@@ -260,7 +257,11 @@ function windowRows(c: Run): SourceComparisonRow[] {
       definition: "completed / duration",
       unit: "req/s",
       reported: num(agg.request_throughput),
-      recomputed: c.haveRecords && duration ? derived(ok.length / duration, windowNote) : missing(NO_ARRAYS),
+      recomputed: c.haveRecords
+        ? duration
+          ? derived(ok.length / duration, windowNote)
+          : missing(NO_ARRAYS)
+        : fromTotals(c.completed, duration),
       canonical: canonicalRun(canonical, "request_throughput_rps"),
       ...withEmpty(c, ["window"], why)
     }),
@@ -270,16 +271,19 @@ function windowRows(c: Run): SourceComparisonRow[] {
       definition: "Σ output tokens / duration",
       unit: "tok/s",
       reported: num(agg.output_throughput),
-      recomputed:
-        c.haveRecords && duration && c.sumOut !== null
+      recomputed: c.haveRecords
+        ? duration && c.sumOut !== null
           ? derived(c.sumOut / duration, windowNote)
-          : missing("no per-request output lengths"),
+          : missing("no per-request output lengths")
+        : fromTotals(num(agg[outputKey(agg)]), duration),
       canonical: canonicalRun(canonical, "output_throughput_tok_s"),
       codes: ["window"],
       why,
       ...tokenDoubt(c)
     })
   ];
+  const total = totalTokenRow({point, agg, duration, canonical, why, ...tokenDoubt(c)});
+  if (total !== null) rows.push(total);
   const good = goodputRow(c);
   if (good) rows.push(good);
   const {meanLatencyMs, completed} = c;
