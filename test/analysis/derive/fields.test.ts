@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 
-import {deriveRequest} from "../../../src/analysis/derive/request.ts";
+import {deriveRequest, tokenGaps} from "../../../src/analysis/derive/request.ts";
 import type {EventKind, RequestRecord, SseEvent} from "../../../src/analysis/schema/index.ts";
 
 /**
@@ -208,5 +208,46 @@ describe("the first answer token after the thinking (tAnswer1)", () => {
   it("without content, after the last reasoning event: none here", () => {
     const events = [e(10, "reasoning", 1), e(15, "empty", 1), e(20, "reasoning", 1), e(40, "finish"), e(41, "done")];
     expect(d(events, {usageSource: "server_continuous", usage: usage(3), finishReason: "length"}).tAnswer1).toBeNull();
+  });
+});
+
+describe("what the first mutation run of derive left alive", () => {
+  it("a thinking model that reasons again after answering: the answer starts at its first content", () => {
+    const events = [
+      e(10, "reasoning", 1),
+      e(20, "content", 1),
+      e(30, "reasoning", 1),
+      e(40, "content", 1),
+      e(50, "finish"),
+      e(51, "done")
+    ];
+    expect(d(events, {usageSource: "server_continuous", usage: usage(4)}).tAnswer1).toBe(20 * MS);
+  });
+
+  it("an error text beside a stream that did not end is a truncated stream, not a page that was no stream", () => {
+    expect(d([e(10, "content")], {finishReason: null, errorMessage: "socket hang up"}).outcome).toBe(
+      "truncated_stream"
+    );
+  });
+
+  it("no token event: reasoning tokens unknown, not 0", () => {
+    const r = d([e(30, "finish"), e(31, "done")], {
+      usageSource: "server_continuous",
+      usage: usage(0),
+      finishReason: "length"
+    });
+    expect(r.reasoningTokens).toBeNull();
+  });
+
+  it("one token after the last text is the end-of-sequence only on a natural stop, and there is none without a finish reason", () => {
+    const events = [e(10, "content", 1), e(20, "content", 1), e(30, "usage", 1), e(31, "done")];
+    expect(d(events, {usageSource: "server_continuous", usage: usage(3), finishReason: null}).streamTokens).toBe(2);
+  });
+
+  it("per-token gaps skip a token event that carries no token", () => {
+    // 1 token at 10 ms, 0 at 20 ms (nothing new), 2 at 40 ms: one gap of (40 − 10) / 2 = 15 ms for 2 tokens
+    const gaps: [number, number][] = [];
+    tokenGaps([e(10, "content", 1), e(20, "content", 0), e(40, "content", 2)], (g, n) => gaps.push([g / MS, n]));
+    expect(gaps).toEqual([[15, 2]]);
   });
 });
