@@ -156,6 +156,10 @@ export async function collectCommand(
   fx: Effects = defaultEffects(),
   deps: CollectDeps = defaultCollectDeps
 ) {
+  if (o.resume !== undefined && o.config !== undefined)
+    throw new CliError("give --config FILE (a new run) or --resume DIR (seal a crashed one), not both", {
+      exitCode: EXIT.usage
+    });
   if (o.resume !== undefined) return sealCommand(o.resume, io, fx);
   if (o.config === undefined)
     throw new CliError("collect needs --config FILE (or --resume DIR to seal a crashed bundle)", {

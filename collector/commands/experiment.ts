@@ -159,6 +159,13 @@ export async function experimentCommand(
     });
   } catch (e) {
     if (e instanceof CliError) throw e;
+    // a file system error (ENOTDIR, EACCES, EPERM, ENOSPC…) is evidence that could not be written: exit 5
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code))
+      throw new CliError(`experiment ${plan.name}: cannot write under ${dir}: ${(e as Error).message}`, {
+        exitCode: EXIT.writeFailed,
+        cause: e
+      });
     throw new CliError(`experiment ${plan.name}: ${(e as Error).message}`, {exitCode: EXIT.usage});
   }
   const {record} = outcome;

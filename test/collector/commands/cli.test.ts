@@ -230,6 +230,12 @@ describe("inferscope CLI", () => {
     expect(readFileSync(file, "utf8")).toBe("a file\n");
   });
 
+  it("collect with both --config and --resume: exit 2, neither run nor seal (--config was ignored)", async () => {
+    const c = spawnCli(["collect", "--config", writeConfig(t.dir, "both.yaml", config()), "--resume", valid]);
+    expect((await c.exit).code).toBe(2);
+    expect(c.stderr()).toContain("give --config FILE (a new run) or --resume DIR (seal a crashed one), not both");
+  });
+
   it("probe prints the fingerprint and capabilities as JSON", async () => {
     const p = spawnCli(["probe", "--config", writeConfig(t.dir, "probe.yaml", config())]);
     expect((await p.exit).code, p.stderr()).toBe(0);

@@ -1,4 +1,4 @@
-import {existsSync, readFileSync} from "node:fs";
+import {existsSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 
 import {afterEach, describe, expect, it} from "vitest";
@@ -257,6 +257,17 @@ describe("inferscope experiment (process launcher, fake server)", () => {
         /launcher\.base_url: expected an http\(s\) URL, got "not a url"/
       ]
     ];
+    // an output folder that cannot be made (a file there) is evidence not written: exit 5 (it was 2)
+    const o = temp();
+    writeFileSync(join(o, "taken"), "a file\n");
+    const outFile = writePlan(o, {
+      name: "out",
+      out: join(o, "taken"),
+      variants: [{name: "a", launcher: fakeLauncher()}]
+    });
+    const w = spawnCli(["experiment", "--plan", outFile]);
+    expect((await w.exit).code, w.stderr()).toBe(5);
+    expect(w.stderr()).toMatch(/experiment out: cannot write under .*taken\/experiments\/out: ENOTDIR/);
     for (const [name, launcher, said] of cases) {
       const d = temp();
       const p = writePlan(d, {name, variants: [{name: "a", launcher}]});
