@@ -106,6 +106,14 @@ function utf8OrError(bytes: Buffer, file: string): string {
 
 /** Reads and validates a run config file; every problem becomes one CliError (exit 2) with file:line. */
 export async function readConfig(fx: Pick<Effects, "files">, file: string) {
+  // a FIFO or a device would block the read or never end: a config is a regular file (or a link to one)
+  const kind = await Promise.resolve()
+    .then(() => fx.files.entryKind(file))
+    .catch(() => null);
+  if (kind === "other")
+    throw new CliError(`cannot read config ${file}: not a regular file (a FIFO, socket or device)`, {
+      exitCode: EXIT.usage
+    });
   let bytes: Buffer;
   try {
     bytes = await fx.files.readFile(file);

@@ -1,3 +1,8 @@
+import {execFileSync} from "node:child_process";
+import {mkdtempSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+
 import {describe, expect, it} from "vitest";
 import {parse as parseYaml} from "yaml";
 
@@ -6,7 +11,7 @@ import {ConfigError, parseRunConfig, resolvedConfigYaml} from "../../../collecto
 import {createRedactor, redactionMark} from "../../../collector/redact.ts";
 import {CliError} from "../../../collector/cliError.ts";
 import {readConfig} from "../../../collector/commands/collect.ts";
-import type {Effects} from "../../../collector/effects.ts";
+import {defaultEffects, type Effects} from "../../../collector/effects.ts";
 
 function problems(text: string) {
   try {
@@ -164,5 +169,24 @@ describe("readConfig (collect, probe, k8s, experiment): hardware ids against the
       `${valid}hardware:\n  gpu: h100-sxm\n  prices:\n    - {gpu: cpu-host, usd_per_gpu_hour: 0.1}\n`
     );
     expect(c.hardware?.gpu).toBe("h100-sxm");
+  });
+});
+
+describe("readConfig: a config that is not a regular file", () => {
+  it("a FIFO is refused at once (exit 2), not read forever", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "inferscope-fifo-"));
+    try {
+      const fifo = join(dir, "run.yaml");
+      execFileSync("mkfifo", [fifo]);
+      const e = await readConfig(defaultEffects(), fifo).then(
+        () => null,
+        (err: unknown) => err
+      );
+      expect(e).toBeInstanceOf(CliError);
+      expect((e as CliError).exitCode).toBe(2);
+      expect((e as CliError).message).toBe(`cannot read config ${fifo}: not a regular file (a FIFO, socket or device)`);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
   });
 });
