@@ -37,8 +37,8 @@ export async function gateCommand(dirs: readonly string[], o: GateOptions, io: I
       );
     return gateBaseline(dirs[0]!, {...o, baseline: o.baseline}, io);
   }
-  if (o.metric !== undefined || o.maxRegression !== undefined)
-    throw new CliError("--metric and --max-regression need --baseline OLD", {exitCode: EXIT.usage});
+  if (o.metric !== undefined || o.maxRegression !== undefined || o.json === true)
+    throw new CliError("--metric, --max-regression and --json need --baseline OLD", {exitCode: EXIT.usage});
   let min: number | null = null;
   if (o.minGoodput !== undefined) {
     min = percentOption("--min-goodput", o.minGoodput, 100);

@@ -121,7 +121,11 @@ describe("gate --baseline (issue 18)", () => {
     expect(other.err).toMatch(/is not comparable with the baseline .*workload/);
     const usage = await run(["gate", dirs.base!, "--metric", "ttft_ms:p95"]);
     expect(usage.code).toBe(2);
-    expect(usage.err).toContain("--metric and --max-regression need --baseline OLD");
+    expect(usage.err).toContain("--metric, --max-regression and --json need --baseline OLD");
+    // --json without --baseline printed text with exit 0: a CI step parsing it got no JSON (audit)
+    const json = await run(["gate", dirs.base!, "--json"]);
+    expect(json.code).toBe(2);
+    expect(json.err).toContain("--metric, --max-regression and --json need --baseline OLD");
   }, 30_000);
 });
 
