@@ -1,7 +1,13 @@
 import {join, relative} from "node:path";
 
 import type {RunConfig} from "../../src/analysis/schema/config.ts";
-import type {ExperimentPlan, ExperimentRecord, Variant, VariantRecord} from "../../src/analysis/schema/experiment.ts";
+import {
+  PLACEHOLDER,
+  type ExperimentPlan,
+  type ExperimentRecord,
+  type Variant,
+  type VariantRecord
+} from "../../src/analysis/schema/experiment.ts";
 import {credentialValues, redactArgs} from "../../src/analysis/redact/args.ts";
 import {appendAll} from "../../src/analysis/util/append.ts";
 import {sha256Hex} from "../../src/io/hash.ts";
@@ -71,7 +77,7 @@ function planSecrets(plan: ExperimentPlan, variants: readonly Variant[], env: Ef
   for (const [k, x] of Object.entries(env)) if (x !== undefined && isSecretName(k)) values.push(x);
   const vars: Record<string, string> = {...plan.vars};
   for (const [k, x] of Object.entries(env)) if (x !== undefined) vars[`env.${k}`] = x;
-  const fill = (a: string) => a.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (m, k: string) => vars[k] ?? m);
+  const fill = (a: string) => a.replace(PLACEHOLDER, (m, k: string) => vars[k] ?? m);
   for (const v of variants) appendAll(values, credentialValues(launchArgv(v).map(fill)));
   return values;
 }

@@ -180,8 +180,11 @@ export function expandVariants(plan: ExperimentPlan): Variant[] {
 }
 
 /** Fills `{key}` placeholders; an unknown placeholder is an error naming it. */
+/** A `{name}` placeholder of a launch argument (`{port}`, a plan var, `{env.NAME}`). */
+export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_.]*)\}/g;
+
 export function fillTemplate(text: string, vars: Readonly<Record<string, string>>, where: string): string {
-  return text.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (_, key: string) => {
+  return text.replace(PLACEHOLDER, (_, key: string) => {
     const v = vars[key];
     if (v === undefined)
       throw new Error(

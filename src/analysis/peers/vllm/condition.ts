@@ -180,7 +180,8 @@ export const vllmMaybeChatRun = (raw: Record<string, unknown>): boolean => {
   return api === undefined || api === "chat";
 };
 
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** A finite number of the file, else null. */
+export const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** The output-token total's key: `total_output_tokens` (vLLM, SGLang bench_serving.py) or `total_output`. */
 export const outputKey = (agg: Record<string, unknown>): string =>

@@ -18,9 +18,9 @@ import {statRows, type ReportedStat} from "../shared/statRows.ts";
 import {parseStat} from "../shared/stats.ts";
 import {successes, sumOf} from "../shared/views.ts";
 import {statsOf, VLLM_CHAT_TTFT_CAVEAT, type Family, type Flavor} from "./format.ts";
-import {outputKey, sglangRetokenizedGap, vllmMaybeChatRun, type RetokenizedGap} from "./condition.ts";
+import {num, outputKey, sglangRetokenizedGap, vllmMaybeChatRun, type RetokenizedGap} from "./condition.ts";
 import {completedByTool, recomputeVllmStat} from "./recompute.ts";
-import {fromTotals, NO_ARRAYS, num, totalTokenRow} from "./totals.ts";
+import {fromTotals, NO_ARRAYS, totalTokenRow} from "./totals.ts";
 
 export {recomputeVllmStat} from "./recompute.ts";
 

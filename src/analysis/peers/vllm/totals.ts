@@ -1,10 +1,7 @@
 import {canonicalRun, derived, finishRow, missing, type ComparisonInput, type ReasonCode} from "../shared/compare.ts";
-import {outputKey} from "./condition.ts";
+import {num, outputKey} from "./condition.ts";
 
 export const NO_ARRAYS = "no per-request arrays in the file";
-
-/** A finite number of the file, else null. */
-export const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /**
  * A rate from the file's own total and its duration: a consistency check of a file without per-request arrays
